@@ -1,0 +1,1 @@
+"""Pure functions over polars/duckdb tables (no I/O, no settings)."""

@@ -1,0 +1,85 @@
+"""The one patent-number normaliser used at every join.
+
+Canonical forms: publication `CC-NUMBER-KIND` (DOCDB-like), application `CC-NUMBER`.
+Numbers are strings: letter prefixes (D, RE, PP, H, T, ...) are kept, zero padding after the
+prefix is stripped, separators removed. US pre-grant publications `2011/0002889` become
+`20110002889` (the 4-digit year stays, the serial keeps its 7 digits).
+"""
+from __future__ import annotations
+
+import re
+
+_SEP = re.compile(r"[\s,./\-_]")
+_PUB = re.compile(r"^(?P<cc>[A-Z]{2})(?P<num>[A-Z]{0,3}\d+)(?P<kind>[A-Z]\d?)?$")
+_US_PGPUB = re.compile(r"^(?P<year>(19|20)\d{2})(?P<serial>\d{6,7})$")
+
+
+class PatentIdError(ValueError):
+    """Text that cannot be read as a patent number."""
+
+
+def normalise_number(number: str, country: str = "") -> str:
+    """Strip separators and zero padding, keep letter prefixes; US pre-grant pubs keep year + 7 digits."""
+    raw = _SEP.sub("", str(number).strip().upper())
+    if not raw:
+        raise PatentIdError(f"empty patent number {number!r}")
+    m = re.match(r"^([A-Z]*)(\d+)([A-Z]*)$", raw)
+    if not m:
+        raise PatentIdError(f"not a patent number: {number!r}")
+    prefix, digits, tail = m.groups()
+    if tail:
+        raise PatentIdError(f"unexpected trailing letters in number {number!r}")
+    if not prefix and country.upper() in ("US", "") and "/" in str(number):
+        year, serial = str(number).strip().split("/", 1)
+        return f"{int(year):04d}{int(_SEP.sub('', serial)):07d}"
+    if not prefix and country.upper() == "US" and len(digits) == 11 and _US_PGPUB.match(digits):
+        return digits
+    if country.upper() in ("WO",) and len(digits) >= 10 and not prefix:
+        return digits  # WO2015123456: year + serial, padding is meaningful
+    stripped = digits.lstrip("0") or "0"
+    return prefix + stripped
+
+
+def pub_id(country: str, number: str, kind: str | None) -> str:
+    """DOCDB-style publication id; kind may be empty (then the id ends with '-')."""
+    cc = (country or "").strip().upper()
+    if not re.fullmatch(r"[A-Z]{2}", cc):
+        raise PatentIdError(f"bad country code {country!r} for number {number!r}")
+    k = (kind or "").strip().upper()
+    return f"{cc}-{normalise_number(number, cc)}-{k}"
+
+
+def app_id(country: str, number: str) -> str:
+    """Application id `CC-NUMBER`: separators removed, digits kept as given (US series codes matter)."""
+    cc = (country or "").strip().upper()
+    raw = _SEP.sub("", str(number).strip().upper())
+    if not cc or not raw:
+        raise PatentIdError(f"bad application number {country!r} {number!r}")
+    if raw.startswith(cc) and len(raw) > len(cc) and raw[len(cc)].isdigit():
+        raw = raw[len(cc):]
+    return f"{cc}-{raw}"
+
+
+def parse_pub_id(text: str) -> tuple[str, str, str]:
+    """Read any common form ('US10000000B2', 'US 10,000,000 B2', 'US-10000000-B2', 'EP.2400812.A1',
+    'US2011/0002889 A1', 'US20110002889A1') into (country, number, kind)."""
+    t = str(text).strip().upper()
+    if re.fullmatch(r"[A-Z]{2}-[A-Z0-9]+-[A-Z0-9]*", t):
+        cc, num, kind = t.split("-")
+        return cc, normalise_number(num, cc), kind
+    m = re.match(r"^([A-Z]{2})[\s.\-]*(\d{4})/(\d{6,7})[\s.\-]*([A-Z]\d?)?$", t)
+    if m:
+        cc, year, serial, kind = m.groups()
+        return cc, f"{year}{int(serial):07d}", kind or ""
+    compact = _SEP.sub("", t)
+    m = _PUB.match(compact)
+    if not m:
+        raise PatentIdError(f"not a publication number: {text!r}")
+    cc, num, kind = m.group("cc"), m.group("num"), m.group("kind") or ""
+    return cc, normalise_number(num, cc), kind
+
+
+def normalise_pub_id(text: str) -> str:
+    """Any accepted form -> `CC-NUMBER-KIND` (idempotent)."""
+    cc, num, kind = parse_pub_id(text)
+    return f"{cc}-{num}-{kind}"
