@@ -1,0 +1,75 @@
+"""Dataset card (README.md) and its distribution plot, both derived from the manifest only.
+
+No timestamps in either, so the same inputs give the same card and PNG bytes.
+"""
+from __future__ import annotations
+
+import io
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PLOT_FILE = "distribution.png"
+
+
+def render_plot(distribution: dict[str, int], title: str, top: int = 40) -> bytes:
+    """Bar chart of the largest `top` categories (label or domain distribution)."""
+    items = sorted(distribution.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    fig, ax = plt.subplots(figsize=(max(6, 0.28 * len(items) + 2), 4), dpi=100)
+    ax.bar([k for k, _ in items], [v for _, v in items], color="#3b6ea5")
+    ax.set_title(title)
+    ax.set_ylabel("count")
+    ax.tick_params(axis="x", labelrotation=90, labelsize=7)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _counts_table(manifest: dict) -> list[str]:
+    splits = sorted({f["split"] for f in manifest["files"]}, key=lambda s: (["train", "val", "test"] + [s]).index(s))
+    tasks = sorted({f["task"] for f in manifest["files"]})
+    rows = {(f["task"], f["split"]): f["rows"] for f in manifest["files"]}
+    lines = ["| task | " + " | ".join(splits) + " | fields |", "|---|" + "---:|" * len(splits) + "---|"]
+    for task in tasks:
+        fields = next(f["columns"] for f in manifest["files"] if f["task"] == task)
+        cells = [f"{rows[(task, s)]:,}" if (task, s) in rows else "–" for s in splits]
+        lines.append(f"| {task} | " + " | ".join(cells) + f" | {', '.join(fields)} |")
+    total = [f"{sum(v for (t, s), v in rows.items() if s == sp):,}" for sp in splits]
+    lines.append("| **total** | " + " | ".join(total) + " | |")
+    return lines
+
+
+def _null_rates(manifest: dict) -> list[str]:
+    lines = ["| file | column | null rate |", "|---|---|---:|"]
+    for f in manifest["files"]:
+        for col, rate in sorted(f.get("null_rates", {}).items()):
+            if rate > 0:
+                lines.append(f"| {f['path']} | {col} | {rate:.3f} |")
+    return lines if len(lines) > 2 else ["No nulls in any published column."]
+
+
+def render_card(manifest: dict, sections: dict[str, str]) -> str:
+    """Markdown card: counts per task/split, checks, quality gate, provenance and extra sections."""
+    out = [f"# {manifest['dataset']} — version {manifest['version']}", "",
+           f"Code version `{manifest['code_version']}`. Files are Parquet (zstd); layout "
+           f"`<task>/<split>.parquet`; hashes in `manifest.json`.", "", "## Tasks and sizes", ""]
+    out += _counts_table(manifest)
+    out += ["", f"![distribution]({PLOT_FILE})", "", "## Leakage checks", ""]
+    for name, res in sorted(manifest["leakage"].items()):
+        out.append(f"- **{name}**: {'passed' if res['ok'] else 'FAILED: ' + '; '.join(res['problems'][:5])}")
+    q = manifest.get("quality", {})
+    out += ["", "## Quality gate", "", f"Compared with previous version: `{q.get('previous_version') or 'none'}`; "
+            f"threshold {q.get('threshold')}; override used: {q.get('override', False)}.", ""]
+    for line in q.get("drops", []):
+        out.append(f"- drop: {line}")
+    out += ["", "### Null rates", ""] + _null_rates(manifest)
+    for title, body in sections.items():
+        out += ["", f"## {title}", "", body.rstrip()]
+    out += ["", "## Configuration", "", "```json", json.dumps(manifest["config"], indent=2, sort_keys=True), "```",
+            "", "## Inputs", "", f"{len(manifest['inputs'])} upstream items (see manifest.json for sha256 of each)."]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,22 @@
+"""User-facing errors: one clear line plus a hint; the CLI turns them into a non-zero exit."""
+from __future__ import annotations
+
+
+class PFError(Exception):
+    """An error the user can act on: `message` says what, `hint` says what to do."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message if not self.hint else f"{self.message} (hint: {self.hint})"
+
+
+class StorageError(PFError):
+    """A root that cannot be read or written."""
+
+
+class PublishError(PFError):
+    """Publishing was refused (leakage, quality gate, empty split) or failed; nothing visible changed."""

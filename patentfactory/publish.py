@@ -1,0 +1,211 @@
+"""Versioned, atomic, deterministic publish of a dataset's task tables.
+
+Layout: `<root>/<dataset>/<version>/<task>/<split>.parquet`, `manifest.json`, `README.md`
+(card), `distribution.png`, and `<root>/<dataset>/LATEST` written last. Everything is staged
+under `<dataset>/.staging/…`, re-read and verified, then moved into place; any failure before
+the move leaves the previous version and LATEST untouched.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import subprocess
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from schemas import schema_fingerprint
+
+from . import __version__
+from .card import PLOT_FILE, render_card, render_plot
+from .errors import PublishError
+from .parquet_io import ParquetBlob, as_arrow, parquet_bytes
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$", re.IGNORECASE)
+SPLITS = ("train", "val", "test", "nc-test")
+TaskTables = dict[str, dict[str, pa.Table | pl.DataFrame]]
+
+
+@dataclass(frozen=True)
+class LeakageCheck:
+    """A dataset-specific check over all task tables; returns a list of problems (empty = ok)."""
+
+    name: str
+    check: Callable[[dict[str, dict[str, pl.DataFrame]]], list[str]]
+
+
+@dataclass
+class Release:
+    dataset: str
+    tasks: TaskTables
+    config: dict
+    inputs: list[dict]
+    leakage_checks: list[LeakageCheck] = field(default_factory=list)
+    distribution: dict[str, int] = field(default_factory=dict)
+    distribution_title: str = "distribution"
+    card_sections: dict[str, str] = field(default_factory=dict)
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Published:
+    dataset: str
+    version: str
+    path: str
+    created: bool  # False when an identical version already existed
+
+
+def code_version() -> str:
+    """Package version plus the git commit when run from a checkout."""
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        sha = ""
+    return f"{__version__}+{sha}" if sha else __version__
+
+
+def compute_version(day: date, inputs: list[dict], config: dict, code: str) -> str:
+    """`YYYY.MM.DD-<8 hex>` of the hash of (input snapshot, config, code version)."""
+    payload = json.dumps({"inputs": inputs, "config": config, "code": code}, sort_keys=True, default=str)
+    return f"{day:%Y.%m.%d}-{hashlib.sha256(payload.encode()).hexdigest()[:8]}"
+
+
+def _check_names(release: Release) -> None:
+    if not NAME.match(release.dataset):
+        raise PublishError(f"bad dataset name {release.dataset!r}", "use letters, digits, '-', '_' only")
+    if not release.tasks:
+        raise PublishError(f"dataset {release.dataset!r} has no tasks", "never publish an empty dataset")
+    for task, splits in release.tasks.items():
+        if not NAME.match(task):
+            raise PublishError(f"bad task name {task!r}", "use letters, digits, '-', '_' only")
+        for split, table in splits.items():
+            if split not in SPLITS:
+                raise PublishError(f"task {task!r}: unknown split {split!r}", f"use one of {', '.join(SPLITS)}")
+            if as_arrow(table).num_rows == 0:
+                raise PublishError(f"task {task!r} split {split!r} is empty", "never publish an empty split; "
+                                   "lower the thresholds for small inputs or drop the task")
+
+
+def _null_rates(table: pa.Table) -> dict[str, float]:
+    n = max(table.num_rows, 1)
+    return {c: round(table.column(c).null_count / n, 6) for c in table.column_names}
+
+
+def _run_leakage(release: Release) -> dict[str, dict]:
+    frames = {t: {s: pl.from_arrow(as_arrow(tb)) for s, tb in sp.items()} for t, sp in release.tasks.items()}
+    results = {}
+    for chk in release.leakage_checks:
+        problems = list(chk.check(frames))  # type: ignore[arg-type]
+        results[chk.name] = {"ok": not problems, "problems": problems[:50]}
+    failed = [n for n, r in results.items() if not r["ok"]]
+    if failed:
+        first = results[failed[0]]["problems"][0]
+        raise PublishError(f"leakage check {failed[0]!r} failed: {first}", "fix the split; publish refused")
+    return results
+
+
+def _quality_gate(storage: Storage, dataset: str, files: list[dict], threshold: float, allow_drop: bool) -> dict:
+    """Compare row counts with the version LATEST points at; a drop beyond `threshold` blocks publish."""
+    prev = latest_version(storage, dataset)
+    result = {"previous_version": prev, "threshold": threshold, "override": allow_drop, "drops": []}
+    if not prev or not storage.exists(f"{dataset}/{prev}/manifest.json"):
+        return result
+    old = {f["path"]: f["rows"] for f in json.loads(storage.read_text(f"{dataset}/{prev}/manifest.json"))["files"]}
+    new = {f["path"]: f["rows"] for f in files}
+    for path, rows in sorted(old.items()):
+        got = new.get(path, 0)
+        if got < rows * (1 - threshold):
+            result["drops"].append(f"{path}: {rows} -> {got} rows")
+    if result["drops"] and not allow_drop:
+        raise PublishError(f"quality gate: {result['drops'][0]} (>{threshold:.0%} drop vs {prev})",
+                           "inspect the inputs; pass --allow-drop to publish anyway (recorded in the manifest)")
+    return result
+
+
+def _stage_blobs(release: Release) -> tuple[dict[str, ParquetBlob], list[dict]]:
+    blobs, files = {}, []
+    for task in sorted(release.tasks):
+        for split in sorted(release.tasks[task]):
+            table = as_arrow(release.tasks[task][split])
+            blob = parquet_bytes(table)
+            rel = f"{task}/{split}.parquet"
+            blobs[rel] = blob
+            files.append({"path": rel, "task": task, "split": split, "rows": blob.rows, "bytes": len(blob.data),
+                          "sha256": blob.sha256, "schema_fingerprint": schema_fingerprint(blob.schema),
+                          "columns": table.column_names, "null_rates": _null_rates(table)})
+    return blobs, files
+
+
+def latest_version(storage: Storage, dataset: str) -> str | None:
+    rel = f"{dataset}/LATEST"
+    return storage.read_text(rel).strip() if storage.exists(rel) else None
+
+
+def publish(storage: Storage, release: Release, *, day: date | None = None, quality_threshold: float = 0.5,
+            allow_drop: bool = False) -> Published:
+    """Publish a release atomically; identical content for an existing version is a no-op."""
+    _check_names(release)
+    blobs, files = _stage_blobs(release)
+    leakage = _run_leakage(release)
+    code = code_version()
+    version = compute_version(day or datetime.now(timezone.utc).date(), release.inputs, release.config, code)
+    final = f"{release.dataset}/{version}"
+    if storage.exists(f"{final}/manifest.json"):
+        old = json.loads(storage.read_text(f"{final}/manifest.json"))
+        if {f["path"]: f["sha256"] for f in old["files"]} == {f["path"]: f["sha256"] for f in files}:
+            log.info("version %s already published with identical files; nothing to do", version)
+            _write_latest(storage, release.dataset, version)
+            return Published(release.dataset, version, storage.uri(final), created=False)
+        raise PublishError(f"version {version} exists with different content", "the build is not deterministic")
+    quality = _quality_gate(storage, release.dataset, files, quality_threshold, allow_drop)
+    manifest = {"dataset": release.dataset, "version": version,
+                "created_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+                "code_version": code, "config": release.config, "inputs": release.inputs, "files": files,
+                "leakage": leakage, "quality": quality, "stats": release.stats}
+    _write_staged(storage, release, final, blobs, manifest)
+    _write_latest(storage, release.dataset, version)
+    log.info("published %s %s (%d files)", release.dataset, version, len(files))
+    return Published(release.dataset, version, storage.uri(final), created=True)
+
+
+def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[str, ParquetBlob],
+                  manifest: dict) -> None:
+    staging = f"{release.dataset}/.staging/{manifest['version']}-{uuid.uuid4().hex[:8]}"
+    try:
+        for rel, blob in blobs.items():
+            storage.write_bytes(f"{staging}/{rel}", blob.data)
+        plot = render_plot(release.distribution or {"rows": sum(f["rows"] for f in manifest["files"])},
+                           release.distribution_title)
+        storage.write_bytes(f"{staging}/{PLOT_FILE}", plot)
+        card = render_card(manifest, release.card_sections).encode()
+        storage.write_bytes(f"{staging}/README.md", card)
+        manifest["card"] = {"README.md": hashlib.sha256(card).hexdigest(),
+                            PLOT_FILE: hashlib.sha256(plot).hexdigest()}
+        storage.write_text(f"{staging}/manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        for rel, blob in blobs.items():  # verify what landed before making it visible
+            if hashlib.sha256(storage.read_bytes(f"{staging}/{rel}")).hexdigest() != blob.sha256:
+                raise PublishError(f"staged file {rel} does not match its hash", "storage corrupted the write; retry")
+        storage.move_dir(staging, final)
+    except Exception as exc:
+        try:
+            storage.rm(staging, recursive=True)
+        except Exception:  # noqa: BLE001 - cleanup is best effort; the original error matters
+            log.warning("could not remove staging folder %s", staging)
+        if isinstance(exc, PublishError):
+            raise
+        raise PublishError(f"publish of {release.dataset} failed: {exc}",
+                           "previous version and LATEST are unchanged; fix the cause and rerun") from exc
+
+
+def _write_latest(storage: Storage, dataset: str, version: str) -> None:
+    storage.write_text(f"{dataset}/LATEST", version + "\n")

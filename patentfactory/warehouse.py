@@ -1,0 +1,84 @@
+"""The warehouse: one folder per canonical table, one Parquet part per ingested item.
+
+A part is named after the upstream item it came from, so re-ingesting an item replaces its part
+instead of appending duplicates (idempotent loads). Readers see the union of parts.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from schemas import TableSpec, table_spec, validate
+
+from .errors import PFError
+from .parquet_io import parquet_bytes
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class CorruptTableError(PFError):
+    """A warehouse Parquet part cannot be read."""
+
+
+def part_name(item: str) -> str:
+    """A file-system-safe, stable part name for an upstream item id."""
+    return _SAFE.sub("_", item).strip("_")[:180] or "part"
+
+
+class Warehouse:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    def write_part(self, table: str, item: str, data: pa.Table) -> str:
+        """Validate against the table contract and write (replace) the item's part."""
+        spec = table_spec(table)
+        data = validate(data, spec)
+        rel = f"{table}/{part_name(item)}.parquet"
+        self.storage.write_bytes(rel, parquet_bytes(data).data)
+        return rel
+
+    def delete_part(self, table: str, item: str) -> None:
+        self.storage.rm(f"{table}/{part_name(item)}.parquet")
+
+    def parts(self, table: str) -> list[str]:
+        return [p for p in self.storage.glob(f"{table}/*.parquet")]
+
+    def read(self, table: str) -> pa.Table:
+        """All parts of a table as one arrow table (empty table with the schema when none)."""
+        spec: TableSpec = table_spec(table)
+        pieces = []
+        for rel in self.parts(table):
+            try:
+                with self.storage.open_read(rel) as fh:
+                    pieces.append(pq.read_table(fh).cast(spec.schema))
+            except (pa.ArrowInvalid, OSError) as exc:
+                raise CorruptTableError(
+                    f"warehouse table {table!r}: part {self.storage.uri(rel)} is not readable Parquet ({exc})",
+                    f"delete that part and re-run ingest (the ledger will re-fetch it): rm {self.storage.uri(rel)}",
+                ) from None
+        if not pieces:
+            return spec.empty()
+        return pa.concat_tables(pieces)
+
+    def frame(self, table: str, dedupe: bool = True) -> pl.DataFrame:
+        """A polars frame; with `dedupe` the last part (by name) wins for a repeated key."""
+        df = pl.from_arrow(self.read(table))
+        assert isinstance(df, pl.DataFrame)
+        key = list(table_spec(table).key)
+        if dedupe and key and df.height:
+            df = df.unique(subset=key, keep="last", maintain_order=True)
+        return df
+
+    def lazy(self, table: str) -> pl.LazyFrame:
+        return self.frame(table).lazy()
+
+    def counts(self) -> dict[str, int]:
+        from schemas import TABLES
+        return {name: sum(pq.ParquetFile(self.storage.open_read(p)).metadata.num_rows for p in self.parts(name))
+                for name in TABLES if self.parts(name)}

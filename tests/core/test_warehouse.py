@@ -1,0 +1,82 @@
+"""Warehouse parts, ledger skipping, raw cache and schema validation errors."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from patentfactory.errors import StorageError
+from patentfactory.ledger import Ledger
+from patentfactory.rawcache import RawCache
+from patentfactory.storage import Storage
+from patentfactory.warehouse import CorruptTableError, Warehouse
+from schemas import CLAIMS, PUBLICATIONS, SchemaError, validate
+
+
+def _pubs(ids):
+    return PUBLICATIONS.from_pylist([{"pub_id": i, "country": "US", "doc_number": i.split("-")[1], "kind": "B2",
+                                      "source": "test"} for i in ids])
+
+
+def test_parts_replace_instead_of_duplicating(tmp_path: Path):
+    wh = Warehouse(Storage(tmp_path))
+    wh.write_part("publications", "ipg240102.zip", _pubs(["US-1-B2", "US-2-B2"]))
+    wh.write_part("publications", "ipg240102.zip", _pubs(["US-1-B2", "US-2-B2"]))  # rerun of the same item
+    wh.write_part("publications", "ipg240109.zip", _pubs(["US-3-B2"]))
+    assert wh.frame("publications")["pub_id"].sort().to_list() == ["US-1-B2", "US-2-B2", "US-3-B2"]
+
+
+def test_corrupt_part_is_named_with_a_hint(tmp_path: Path):
+    st = Storage(tmp_path)
+    wh = Warehouse(st)
+    wh.write_part("publications", "a", _pubs(["US-1-B2"]))
+    (tmp_path / "publications" / "a.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(CorruptTableError, match=r"publications.*a\.parquet") as err:
+        wh.read("publications")
+    assert "rm " in err.value.hint
+
+
+def test_validate_names_table_column_and_row():
+    bad = pa.table({"pub_id": ["US-1-B2", "US-1-B2"], "claim_no": [1, None], "text": ["a", "b"],
+                    "depends_on": [[], []], "is_independent": [True, False]})
+    with pytest.raises(SchemaError, match=r"table 'claims': column 'claim_no' is null at row 1"):
+        validate(bad, CLAIMS)
+    dup = bad.set_column(1, "claim_no", pa.array([1, 1], pa.int32()))
+    with pytest.raises(SchemaError, match=r"duplicate key .* at rows \[0, 1\]"):
+        validate(dup, CLAIMS)
+    with pytest.raises(SchemaError, match="missing column 'is_independent'"):
+        validate(bad.drop(["is_independent"]), CLAIMS)
+
+
+def test_ledger_skips_done_items_and_reparses_on_change(tmp_path: Path):
+    st = Storage(tmp_path)
+    led = Ledger(st)
+    assert led.needs_parse("uspto", "ipg240102.zip", "aa", "v4-1")
+    led.record_fetch("uspto", "ipg240102.zip", "aa", 10)
+    led.record_parse("uspto", "ipg240102.zip", "v4-1", 5, 0)
+    again = Ledger(st)  # reloaded from disk, as a second run would
+    assert not again.needs_parse("uspto", "ipg240102.zip", "aa", "v4-1")
+    assert again.needs_parse("uspto", "ipg240102.zip", "aa", "v4-2"), "parser change re-parses"
+    assert again.needs_parse("uspto", "ipg240102.zip", "bb", "v4-1"), "new bytes re-parse"
+    again.record_fetch("uspto", "ipg240102.zip", "bb", 11)
+    assert again.get("uspto", "ipg240102.zip")["parsed_at"] is None
+
+
+def test_raw_cache_is_content_addressed(tmp_path: Path):
+    cache = RawCache(Storage(tmp_path))
+    a = cache.put_bytes("lens", b"hello", ".csv")
+    b = cache.put_bytes("lens", b"hello", ".csv")
+    assert a == b and a.rel.endswith(".csv") and a.sha256 in a.rel
+    src = tmp_path / "x.zip"
+    src.write_bytes(b"zipbytes")
+    item = cache.put_file("uspto", src)
+    assert Path(cache.local_path(item)).read_bytes() == b"zipbytes"
+
+
+def test_unwritable_root_is_a_clear_error(tmp_path: Path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    (ro / "f").write_text("x")
+    with pytest.raises(StorageError, match="not writable"):
+        Storage(ro / "f" / "sub").check_writable()
