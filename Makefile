@@ -1,0 +1,38 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-12)
+OUT ?= data/published
+SCALE ?= sample
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+
+.PHONY: install tesseract run test bench deploy clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,dask]'
+	rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+tesseract:
+	@command -v tesseract >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq tesseract-ocr >/dev/null; }
+
+install: $(STAMP) tesseract
+
+run: install
+	$(BIN)/pf run --scale $(SCALE) --out $(OUT)
+
+test: install
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python benchmarks/uspto_parse.py
+	$(BIN)/python benchmarks/negatives.py
+
+clean:
+	rm -rf data/world data/raw data/warehouse data/published

@@ -1,0 +1,135 @@
+"""`pf`: the command line. Library code logs; only this module prints.
+
+Every error a user can act on is one line plus a hint and a non-zero exit code.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from schemas import SchemaError
+
+from .errors import PFError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="patentfactory: rebuild patent benchmarks from public sources as versioned Parquet.")
+upstream_app = typer.Typer(no_args_is_help=True, help="Local replica of the upstream services.")
+ingest_app = typer.Typer(no_args_is_help=True, help="Fetch/parse an upstream into the warehouse.")
+parse_app = typer.Typer(no_args_is_help=True, help="Parse recorded upstream files to Parquet (no network).")
+build_app = typer.Typer(no_args_is_help=True, help="Build and publish a dataset from the warehouse.")
+app.add_typer(upstream_app, name="upstream")
+app.add_typer(ingest_app, name="ingest")
+app.add_typer(parse_app, name="parse")
+app.add_typer(build_app, name="build")
+SAMPLE_SCALE = 300  # inventions in the embedded sample world (data/sample)
+console = Console(stderr=True)
+out = Console()
+
+
+def friendly(fn):
+    """Turn expected errors into one line + hint + exit 2 (tracebacks only with PF_DEBUG=1)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        import os
+
+        logging.basicConfig(level=os.environ.get("PF_LOG_LEVEL", "WARNING"),
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        try:
+            return fn(*args, **kwargs)
+        except (PFError, SchemaError, ValueError, FileNotFoundError, PermissionError) as exc:
+            if os.environ.get("PF_DEBUG"):
+                raise
+            hint = getattr(exc, "hint", "") or _hint_for(exc)
+            console.print(f"[bold red]error:[/] {getattr(exc, 'message', None) or exc}", highlight=False)
+            if hint:
+                console.print(f"[dim]hint: {hint}[/]", highlight=False)
+            raise typer.Exit(2) from None
+    return wrapper
+
+
+def _hint_for(exc: Exception) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "check the path"
+    if isinstance(exc, PermissionError):
+        return "choose a writable location"
+    return "run with --help for usage; PF_DEBUG=1 shows the traceback"
+
+
+def parse_scale(value: str) -> int:
+    """`sample` or a positive integer."""
+    if value == "sample":
+        return SAMPLE_SCALE
+    if not value.isdigit() or int(value) <= 0:
+        raise PFError(f"--scale must be 'sample' or a positive integer, got {value!r}", "e.g. --scale 1000")
+    return int(value)
+
+
+@app.command()
+@friendly
+def generate(scale: Annotated[str, typer.Option(help="number of inventions, or 'sample'")] = "sample",
+             seed: Annotated[int, typer.Option(help="random seed")] = 1337,
+             out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world")) -> None:
+    """Generate the synthetic world in the upstreams' real wire formats."""
+    from .generator import generate_world
+
+    summary = generate_world(out_dir, parse_scale(scale), seed)
+    out.print(f"generated world scale={parse_scale(scale)} seed={seed} at {out_dir}: {summary}")
+
+
+@upstream_app.command("serve")
+@friendly
+def upstream_serve(world: Path, port: Annotated[int, typer.Option()] = 8765,
+                   host: Annotated[str, typer.Option()] = "127.0.0.1",
+                   faults: Annotated[str, typer.Option(help="e.g. '429*2,503=0.1,seed=7'")] = "") -> None:
+    """Serve a generated world under the real services' paths."""
+    from .upstream import Replica
+
+    if not world.is_dir():
+        raise PFError(f"world folder {world} does not exist", "run `pf generate --out DIR` first")
+    rep = Replica(world, host, port, faults)
+    out.print(f"replica of {world} at {rep.base_url} (faults: {faults or 'none'}); Ctrl-C stops")
+    try:
+        rep.server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        rep.server.server_close()
+
+
+@app.command("inspect")
+@friendly
+def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET[/VERSION]")]) -> None:
+    """Print a published version's manifest summary and re-verify every file hash."""
+    from .inspect import inspect_version, split_target
+    from .storage import Storage
+
+    root, dataset, version = split_target(target)
+    rep = inspect_version(Storage(root), dataset, version)
+    table = Table(title=f"{rep.dataset} {rep.version}")
+    for col in ("file", "rows", "bytes", "sha256"):
+        table.add_column(col)
+    for f in rep.manifest["files"]:
+        table.add_row(f["path"], f"{f['rows']:,}", f"{f['bytes']:,}", f["sha256"][:16])
+    out.print(table)
+    for name, res in rep.manifest.get("leakage", {}).items():
+        out.print(f"leakage check {name}: {'ok' if res['ok'] else 'FAILED'}")
+    if not rep.ok:
+        for p in rep.problems:
+            console.print(f"[red]problem:[/] {p}")
+        raise typer.Exit(1)
+    out.print(f"[green]verified[/] {len(rep.manifest['files'])} files of {rep.dataset} {rep.version}")
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app(prog_name="pf")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

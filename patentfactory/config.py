@@ -1,0 +1,62 @@
+"""Typed configuration, built once at the entry point and passed down (never read at import).
+
+Credentials come only from the environment and are SecretStr, so they never end up in logs,
+manifests or reprs.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Paths(BaseModel):
+    data_dir: Path = Path("data")
+
+    @property
+    def world(self) -> Path:
+        return self.data_dir / "world"
+
+    @property
+    def raw(self) -> Path:
+        return self.data_dir / "raw"
+
+    @property
+    def warehouse(self) -> Path:
+        return self.data_dir / "warehouse"
+
+    @property
+    def published(self) -> Path:
+        return self.data_dir / "published"
+
+
+class Upstreams(BaseModel):
+    """Base URLs of the live services; the offline run points them at the local replica."""
+
+    odp_base_url: str = "https://api.uspto.gov"
+    ops_base_url: str = "https://ops.epo.org/3.2"
+    sparql_endpoint: str = "https://semopenalex.org/sparql"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore")
+
+    paths: Paths = Paths()
+    upstreams: Upstreams = Upstreams()
+    seed: int = 1337
+    uspto_odp_api_key: SecretStr | None = None
+    epo_ops_key: SecretStr | None = None
+    epo_ops_secret: SecretStr | None = None
+
+    @classmethod
+    def load(cls) -> "Settings":
+        """PF_* variables plus the unprefixed credential names the services document."""
+        import os
+
+        s = cls()
+        for field, env in (("uspto_odp_api_key", "USPTO_ODP_API_KEY"), ("epo_ops_key", "EPO_OPS_KEY"),
+                           ("epo_ops_secret", "EPO_OPS_SECRET")):
+            if getattr(s, field) is None and os.environ.get(env):
+                setattr(s, field, SecretStr(os.environ[env]))
+        return s
