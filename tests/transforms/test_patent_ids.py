@@ -1,0 +1,62 @@
+"""The one patent-number normaliser: known forms, round trips and idempotence."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from transforms.patent_ids import PatentIdError, app_id, normalise_pub_id, parse_pub_id, pub_id
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("US10000000B2", "US-10000000-B2"),
+    ("US 10,000,000 B2", "US-10000000-B2"),
+    ("US-10000000-B2", "US-10000000-B2"),
+    ("US07783348B2", "US-7783348-B2"),
+    ("USD0654321S1", "US-D654321-S1"),
+    ("USRE043210E", "US-RE43210-E"),
+    ("USPP021234P3", "US-PP21234-P3"),
+    ("USH0002345H", "US-H2345-H"),
+    ("US2011/0002889 A1", "US-20110002889-A1"),
+    ("US20110002889A1", "US-20110002889-A1"),
+    ("EP2400812A1", "EP-2400812-A1"),
+    ("EP.2400812.A1", "EP-2400812-A1"),
+    ("EP 1000000 A1", "EP-1000000-A1"),
+    ("WO2015123456A1", "WO-2015123456-A1"),
+    ("JP2005123456A", "JP-2005123456-A"),
+])
+def test_known_forms(text, expected):
+    assert normalise_pub_id(text) == expected
+
+
+def test_prefix_never_cast_to_int_and_padding_stripped_consistently():
+    assert pub_id("US", "D0654321", "S1") == pub_id("US", "D654321", "S1") == "US-D654321-S1"
+    assert pub_id("US", "0007783348", "B2") == "US-7783348-B2"
+
+
+def test_application_ids_keep_series_code():
+    assert app_id("US", "14/643,719") == "US-14643719"
+    assert app_id("US", "09123456") == "US-09123456"
+    assert app_id("EP", "EP10167394") == "EP-10167394"
+
+
+@pytest.mark.parametrize("bad", ["", "hello", "US", "XX-", "12345"])
+def test_rejects_garbage(bad):
+    with pytest.raises(PatentIdError):
+        normalise_pub_id(bad)
+
+
+@given(cc=st.sampled_from(["US", "EP", "JP", "CN", "DE"]),
+       prefix=st.sampled_from(["", "D", "RE", "PP", "H"]),
+       number=st.integers(min_value=1, max_value=99_999_999),
+       pad=st.integers(min_value=0, max_value=3),
+       kind=st.sampled_from(["A1", "A2", "B1", "B2", "E", "S1", "A", ""]))
+def test_round_trip_and_idempotence(cc, prefix, number, pad, kind):
+    raw = f"{cc}{prefix}{'0' * pad}{number}{kind}"
+    if prefix == "" and cc == "US" and len(str(number)) == 11:
+        return
+    canon = normalise_pub_id(raw)
+    assert normalise_pub_id(canon) == canon
+    c, n, k = parse_pub_id(canon)
+    assert (c, n, k) == (cc, f"{prefix}{number}", kind)
+    assert pub_id(c, n, k) == canon
