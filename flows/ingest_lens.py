@@ -1,0 +1,16 @@
+"""Flow `ingest-lens`: Lens CSV/JSONL exports into the warehouse."""
+from __future__ import annotations
+
+from prefect import flow, task
+
+from patentfactory import stages
+
+
+@task(name="ingest-lens-files")
+def ingest_lens_task(data_dir: str, files: list[str]) -> dict:
+    return stages.ingest_lens(data_dir, files)
+
+
+@flow(name="ingest-lens")
+def ingest_lens(files: list[str], data_dir: str = "data") -> dict:
+    return ingest_lens_task(data_dir, files)
