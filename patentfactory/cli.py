@@ -77,10 +77,11 @@ def generate(scale: Annotated[str, typer.Option(help="number of inventions, or '
              seed: Annotated[int, typer.Option(help="random seed")] = 1337,
              out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world")) -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
+    n = parse_scale(scale)
     from .generator import generate_world
 
-    summary = generate_world(out_dir, parse_scale(scale), seed)
-    out.print(f"generated world scale={parse_scale(scale)} seed={seed} at {out_dir}: {summary}")
+    summary = generate_world(out_dir, n, seed)
+    out.print(f"generated world scale={n} seed={seed} at {out_dir}: {summary}")
 
 
 @upstream_app.command("serve")
