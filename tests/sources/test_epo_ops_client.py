@@ -1,0 +1,92 @@
+"""The OPS client against the replica: OAuth2, token refresh, throttling colours, 404s, paging."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from patentfactory.upstream import Replica
+from patentfactory.upstream.routes_ops import revoke_tokens
+from sources.epo_ops.client import OpsClient, OpsStopped, Throttle
+from sources.http import RetryPolicy
+
+DOC = "EP.2400812.A1"
+
+
+@pytest.fixture()
+def world(tmp_path: Path, real_samples: Path) -> Path:
+    """A world holding the real recorded OPS responses for EP2400812A1 (copied at test time only)."""
+    docdir = tmp_path / "ops" / "published-data" / "publication" / "docdb" / DOC
+    docdir.mkdir(parents=True)
+    for name in ("biblio", "claims", "description"):
+        shutil.copy(real_samples / "epo-ops" / f"get_{name}.response.xml", docdir / f"{name}.xml")
+    fam = tmp_path / "ops" / "family" / "publication" / "docdb"
+    fam.mkdir(parents=True)
+    shutil.copy(real_samples / "epo-ops" / "get_family.response.xml", fam / f"{DOC}.xml")
+    return tmp_path
+
+
+def _client(base: str, sleeps: list[float]) -> OpsClient:
+    return OpsClient("my-key", "my-secret", base + "/3.2", sleep=sleeps.append,
+                     retry=RetryPolicy(attempts=3, backoff=0.01))
+
+
+def test_fetches_real_responses_with_oauth(world, real_samples):
+    sleeps: list[float] = []
+    with Replica(world) as rep:
+        ops = _client(rep.base_url, sleeps)
+        claims = ops.published(DOC, "claims")
+        fam = ops.family(DOC)
+        missing = ops.published("EP.9999999.A1", "biblio")
+    assert claims == (real_samples / "epo-ops" / "get_claims.response.xml").read_bytes()
+    assert fam == (real_samples / "epo-ops" / "get_family.response.xml").read_bytes()
+    assert missing is None, "a 404 is a missing document, not an error"
+    assert "my-secret" not in repr(ops) and "my-key" not in repr(ops)
+
+
+def test_refreshes_an_expired_token(world):
+    with Replica(world) as rep:
+        ops = _client(rep.base_url, [])
+        assert ops.published(DOC, "biblio")
+        first = ops.token()
+        revoke_tokens()
+        assert ops.published(DOC, "biblio"), "401 -> new token -> success"
+        assert ops.token() != first
+
+
+def test_throttle_colours_pace_and_black_stops(world):
+    sleeps: list[float] = []
+    with Replica(world, faults="red@/3.2/rest-services*1") as rep:
+        ops = _client(rep.base_url, sleeps)
+        ops.published(DOC, "biblio")
+        assert ops.throttle.services["retrieval"][0] == "red"
+        ops.published(DOC, "claims")
+        assert sleeps and sleeps[-1] >= 10.0, "red -> long pause before the next retrieval call"
+    with Replica(world, faults="black@/3.2/rest-services*1") as rep:
+        with pytest.raises(OpsStopped, match="quota or block"):
+            _client(rep.base_url, []).published(DOC, "biblio")
+
+
+def test_throttle_header_parsing():
+    t = Throttle.parse("busy (images=green:200, inpadoc=yellow:30, other=green:1000, retrieval=green:120, "
+                       "search=black:0)")
+    assert t.state == "busy" and t.services["inpadoc"] == ("yellow", 30)
+    assert t.delay("retrieval") == pytest.approx(0.5)
+    assert t.delay("inpadoc") == pytest.approx(4.0)
+    with pytest.raises(OpsStopped):
+        t.delay("search")
+
+
+def test_search_pages_by_range(world):
+    docroot = world / "ops" / "published-data" / "publication" / "docdb"
+    for i in range(5):  # more documents, same biblio body, so paging has something to page
+        shutil.copytree(docroot / DOC, docroot / f"EP.{2400820 + i}.A1")
+    with Replica(world) as rep:
+        pages = list(_client(rep.base_url, []).search_pages("pn=EP", page=2))
+    assert len(pages) == 3 and b'total-result-count="6"' in pages[0]
+
+
+def test_missing_credentials_is_a_clear_error():
+    with pytest.raises(ValueError, match="EPO_OPS_KEY and EPO_OPS_SECRET"):
+        OpsClient("", "")
