@@ -64,13 +64,13 @@ def route(method: str, pattern: str) -> Callable[[Handler], Handler]:
 
 
 def _load_routes() -> None:
-    from . import routes_core, routes_ops, routes_uspto  # noqa: F401  (registration side effects)
+    from . import routes_core, routes_ops, routes_ptab, routes_uspto  # noqa: F401  (registration side effects)
 
 
 def dispatch(req: Request) -> Response:
     for method, pattern, fn in _ROUTES:
         m = pattern.match(req.path)
-        if m and method == req.method:
+        if m and re.fullmatch(method, req.method):
             req.params = m.groupdict()
             return fn(req)
     return Response.error(404, f"no route for {req.method} {req.path}")
