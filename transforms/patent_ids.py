@@ -32,9 +32,12 @@ def normalise_number(number: str, country: str = "") -> str:
     if not prefix and country.upper() in ("US", "") and "/" in str(number):
         year, serial = str(number).strip().split("/", 1)
         return f"{int(year):04d}{int(_SEP.sub('', serial)):07d}"
-    if not prefix and country.upper() == "US" and len(digits) == 11 and _US_PGPUB.match(digits):
-        return digits
-    if country.upper() in ("WO",) and len(digits) >= 10 and not prefix:
+    if not prefix and country.upper() == "US" and len(digits) in (10, 11) and _US_PGPUB.match(digits):
+        return digits[:4] + digits[4:].zfill(7)  # DOCDB US2003060222 == USPTO 20030060222
+    if country.upper() == "WO" and not prefix and len(digits) >= 7:
+        if len(digits) in (7, 8):  # old WO YYnnnnn(n) -> YYYYnnnnnn, as epodoc writes it
+            yy = int(digits[:2])
+            return f"{19 if yy >= 78 else 20}{digits[:2]}{digits[2:].zfill(6)}"
         return digits  # WO2015123456: year + serial, padding is meaningful
     stripped = digits.lstrip("0") or "0"
     return prefix + stripped

@@ -1,0 +1,324 @@
+"""Lens.org patent exports (CSV and JSON Lines) -> publications, citations, claims, reported_families.
+
+CSV: the layout is read from the header (the modern 37-column export or the ~2015 25-column one),
+multi-valued cells are joined by `;;`, the encoding is found by trying utf-8(-sig), then cp1252,
+then latin-1, and CR-only line endings are accepted. JSONL: one Lens API record per line; the first
+line may carry a BOM and a record may lack `lens_id` (ids come from jurisdiction/doc_number/kind).
+Every record keeps its raw text (`raw`); a row that cannot be read becomes a reject with its row or
+line number, the rest of the file goes on.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import re
+from datetime import date
+from pathlib import Path
+
+from transforms.patent_ids import PatentIdError, app_id, parse_pub_id, pub_id
+
+from .epo_ops.parse import claim_rows, clean_text, normalise_ipc, split_name, unique
+from .records import ParseResult
+
+log = logging.getLogger(__name__)
+SOURCE = "lens"
+MULTI = ";;"
+MODERN_COLUMNS = (
+    "#", "Jurisdiction", "Kind", "Display Key", "Lens ID", "Publication Date", "Publication Year",
+    "Application Number", "Application Date", "Priority Numbers", "Earliest Priority Date", "Title", "Abstract",
+    "Applicants", "Inventors", "Owners", "URL", "Document Type", "Has Full Text", "Cites Patent Count",
+    "Cited by Patent Count", "Simple Family Size", "Simple Family Members", "Simple Family Member Jurisdictions",
+    "Extended Family Size", "Extended Family Members", "Extended Family Member Jurisdictions", "Sequence Count",
+    "CPC Classifications", "IPCR Classifications", "US Classifications", "NPL Citation Count",
+    "NPL Resolved Citation Count", "NPL Resolved Lens ID(s)", "NPL Resolved External ID(s)", "NPL Citations",
+    "Legal Status")
+LEGACY_COLUMNS = (
+    "Result #", "Jurisdiction", "Kind", "Publication Number", "Lens ID", "Publication Date", "Publication Year",
+    "Application Number", "Application Date", "Priority Numbers", "Earliest Priority Date", "Title", "Abstract",
+    "Applicants", "Inventors", "URL", "Type", "Full Text", "Cited Count", "CPC Classifications",
+    "IPCR Classifications", "US Classifications", "PubMed Id(s)", "DOI(s)", "Non-Patent Citations")
+# header name -> field, for both layouts (the legacy names map onto the same fields)
+FIELDS = {"Jurisdiction": "jurisdiction", "Kind": "kind", "Display Key": "key", "Publication Number": "key",
+          "Publication Date": "pub_date", "Application Number": "app", "Application Date": "app_date",
+          "Priority Numbers": "priorities", "Earliest Priority Date": "earliest", "Title": "title",
+          "Abstract": "abstract", "Applicants": "applicants", "Inventors": "inventors", "Owners": "owners",
+          "Document Type": "doc_type", "Type": "doc_type", "Simple Family Members": "simple",
+          "Extended Family Members": "extended", "CPC Classifications": "cpc", "IPCR Classifications": "ipc",
+          "NPL Citations": "npl", "Non-Patent Citations": "npl"}
+DOC_TYPES = {"PATENT_APPLICATION": "application", "GRANTED_PATENT": "utility", "DESIGN_RIGHT": "design",
+             "PLANT_PATENT": "plant", "AMENDED_APPLICATION": "application", "LIMITED_PATENT": "utility"}
+CITED_PHASE = {"APP": "applicant", "SEA": "examiner", "ISR": "examiner", "EXA": "examiner", "SUP": "examiner",
+               "IPE": "examiner", "PRS": "examiner", "OPP": "other", "TPO": "other"}
+_ID_PARTS = re.compile(r"^\s*(?:PCT/)?([A-Z]{2})[\s_/-]*(.+?)(?:[\s_]+([A-Z]\d?))?\s*$")
+_OWNER_DATE = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)\s*$")
+_LENS_ID = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{3}-\d{2}[\dX]$")
+
+
+# ---------- converters ----------
+
+def lens_date(text: str | None) -> date | None:
+    """'2016-09-15', '20160915', '2016/09/15', '15/09/16' or '15/09/2016' (legacy dd/mm/yy) -> date.
+
+    Raises ValueError on text that is not empty and not a date, so the row is rejected, not nulled."""
+    t = (text or "").strip()
+    if not t:
+        return None
+    if m := re.fullmatch(r"(\d{4})[-/]?(\d{2})[-/]?(\d{2})", t):
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})", t):
+        year = int(m.group(3))
+        year += 0 if year >= 100 else (2000 if year < 50 else 1900)
+        return date(year, int(m.group(2)), int(m.group(1)))
+    raise ValueError(f"not a date: {t!r}")
+
+
+def split_multi(cell: str | None) -> list[str]:
+    """A `;;`-joined cell -> stripped non-empty values."""
+    return [v.strip() for v in (cell or "").split(MULTI) if v.strip()]
+
+
+def priority_entry(text: str, when: date | None = None) -> dict:
+    """'US 201562130600 P' / 'US 62/130,600' / 'PCT/US2017/034582' -> {country, number, date}."""
+    m = _ID_PARTS.match(text.upper())
+    if not m:
+        raise PatentIdError(f"not a priority number: {text!r}")
+    country = "WO" if text.strip().upper().startswith("PCT/") else m.group(1)
+    return {"country": country, "number": app_id(country, m.group(2)).split("-", 1)[1], "date": when}
+
+
+def member_ids(cells: list[str]) -> list[str]:
+    """Family member cells -> pub ids; Lens IDs (no publication number) cannot be resolved and are skipped."""
+    out = []
+    for cell in cells:
+        if _LENS_ID.match(cell):
+            continue
+        try:
+            out.append("-".join(parse_pub_id(cell)))
+        except PatentIdError:
+            log.warning("lens: family member %r is not a publication number; skipped", cell)
+    return unique(out)
+
+
+def _person(name: str, country: str | None = None) -> dict:
+    person = split_name(name)
+    person["country"] = person["country"] or country
+    return person
+
+
+def _family_rows(record_id: str, kind: str, members: list[str]) -> list[dict]:
+    """Members as reported; the family id is the id of the record listing them (Lens gives no family id)."""
+    ids = unique([record_id, *members]) if members else []
+    return [{"source": SOURCE, "family_kind": kind, "family_id": record_id, "pub_id": m} for m in ids]
+
+
+def _base_row(pid: str, kind: str | None, source_file: str, raw: str) -> dict:
+    cc, number, _ = pid.split("-")
+    return {"pub_id": pid, "country": cc, "doc_number": number, "kind": kind or None, "related": None,
+            "source": SOURCE, "source_file": source_file, "raw": raw}
+
+
+# ---------- CSV ----------
+
+def _read_bytes(path_or_bytes: str | Path | bytes) -> bytes:
+    return path_or_bytes if isinstance(path_or_bytes, bytes) else Path(path_or_bytes).read_bytes()
+
+
+def decode_export(data: bytes) -> tuple[str, str]:
+    """Exports come as utf-8 (with or without BOM) or, for old ones, a legacy 8-bit code page."""
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1"), "latin-1"
+
+
+def detect_layout(header: list[str]) -> str:
+    """'modern' (37 columns, `Display Key`) or 'legacy' (~2015, `Publication Number`); else ValueError."""
+    names = set(header)
+    if {"Display Key", "Jurisdiction"} <= names:
+        return "modern"
+    if {"Publication Number", "Jurisdiction"} <= names:
+        return "legacy"
+    raise ValueError(f"not a Lens patent export header: {header[:6]}")
+
+
+def _csv_parties(f: dict) -> tuple[list[dict], list[dict]]:
+    inventors = [_person(n) for n in split_multi(f.get("inventors"))]
+    applicants = [{"name": n, "country": None, "kind": "applicant"} for n in split_multi(f.get("applicants"))]
+    applicants += [{"name": _OWNER_DATE.sub("", n), "country": None, "kind": "owner"}
+                   for n in split_multi(f.get("owners"))]
+    return inventors, applicants
+
+
+def _csv_publication(f: dict, source_file: str, raw: str) -> dict:
+    """Row fields (by FIELDS name) -> a `publications` row; raises PatentIdError/ValueError when unusable."""
+    if not f.get("key"):
+        raise ValueError("row without a publication number")
+    cc, number, kind = parse_pub_id(f["key"])
+    kind = kind or (f.get("kind") or "").strip().upper()
+    row = _base_row(f"{cc}-{number}-{kind}", kind, source_file, raw)
+    app = priority_entry(f["app"]) if f.get("app") else None
+    prio_cells = split_multi(f.get("priorities"))
+    earliest = lens_date(f.get("earliest"))
+    ipc = unique([normalise_ipc(s) for s in split_multi(f.get("ipc"))])
+    inventors, applicants = _csv_parties(f)
+    doc_type = (f.get("doc_type") or "").strip().upper().replace(" ", "_")
+    row.update({
+        "pub_date": lens_date(f.get("pub_date")), "app_id": f"{app['country']}-{app['number']}" if app else None,
+        "app_date": lens_date(f.get("app_date")), "title": (f.get("title") or "").strip() or None,
+        "abstract": clean_text(f.get("abstract")) or None, "lang": None, "ipc": ipc,
+        "ipc3": ipc[0][:3] if ipc else None, "cpc": unique([normalise_ipc(s) for s in split_multi(f.get("cpc"))]),
+        "inventors": inventors, "applicants": applicants,
+        "priorities": [priority_entry(p, earliest if len(prio_cells) == 1 else None) for p in prio_cells],
+        "doc_type": DOC_TYPES.get(doc_type, doc_type.lower() or None),
+    })
+    return row
+
+
+def _csv_row(result: ParseResult, fields: dict, source_file: str, raw: str) -> None:
+    row = _csv_publication(fields, source_file, raw)
+    pid = row["pub_id"]
+    result.add("publications", row)
+    for seq, npl in enumerate(split_multi(fields.get("npl")), start=1):
+        result.add("citations", {"citing_pub_id": pid, "seq": seq, "cited_pub_id": None, "cited_npl": npl,
+                                 "category": None, "cited_by": None})
+    for kind in ("simple", "extended"):
+        for fam in _family_rows(pid, kind, member_ids(split_multi(fields.get(kind)))):
+            result.add("reported_families", fam)
+
+
+def parse_lens_csv(path_or_bytes: str | Path | bytes, source_file: str) -> ParseResult:
+    """A Lens patent CSV export -> records; layout from the header, unknown columns ignored (one warning)."""
+    result = ParseResult()
+    text, encoding = decode_export(_read_bytes(path_or_bytes))
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [h.strip() for h in next(reader, [])]
+    try:
+        layout = detect_layout(header)
+    except ValueError as exc:
+        result.reject(SOURCE, source_file, "header", exc, text[:2048])
+        return result
+    known = set(MODERN_COLUMNS if layout == "modern" else LEGACY_COLUMNS)
+    unknown = [h for h in header if h not in known]
+    if unknown:
+        log.warning("lens %s: %d unknown column(s) ignored: %s", source_file, len(unknown), ", ".join(unknown))
+    log.debug("lens %s: %s layout, %s", source_file, layout, encoding)
+    for n, cells in enumerate(reader, start=1):
+        if not any(c.strip() for c in cells):
+            continue
+        raw = json.dumps(dict(zip(header, cells)), ensure_ascii=False)
+        try:
+            if len(cells) != len(header):
+                raise ValueError(f"expected {len(header)} fields, got {len(cells)}")
+            fields = {FIELDS[h]: v for h, v in zip(header, cells) if h in FIELDS and h in known}
+            _csv_row(result, fields, source_file, raw)
+        except (PatentIdError, ValueError) as exc:
+            result.reject(SOURCE, source_file, f"row {n}", exc, raw)
+    return result
+
+
+# ---------- JSON Lines ----------
+
+def _texts(items: list | None, prefer: str = "en") -> tuple[str | None, str | None]:
+    """[{text, lang}] -> (text, lang) in `prefer`, else the first one."""
+    items = [i for i in (items or []) if isinstance(i, dict) and i.get("text")]
+    chosen = next((i for i in items if (i.get("lang") or "").lower() == prefer), items[0] if items else None)
+    return (chosen["text"], (chosen.get("lang") or "").lower() or None) if chosen else (None, None)
+
+
+def _doc_pub_id(doc: dict) -> str:
+    return pub_id(doc.get("jurisdiction") or "", str(doc.get("doc_number") or ""), doc.get("kind"))
+
+
+def _json_publication(rec: dict, source_file: str, raw: str) -> dict:
+    biblio = rec.get("biblio") or {}
+    ref = biblio.get("publication_reference") or {}
+    ids = rec if rec.get("jurisdiction") and rec.get("doc_number") else ref
+    row = _base_row(_doc_pub_id(ids), ids.get("kind"), source_file, raw)
+    app = biblio.get("application_reference") or {}
+    title, lang = _texts(biblio.get("invention_title"))
+    abstract, _ = _texts(rec.get("abstract"), lang or "en")
+    parties = biblio.get("parties") or {}
+    ipc = unique([normalise_ipc(c.get("symbol")) for c in (biblio.get("classifications_ipcr") or {}).get(
+        "classifications", [])])
+    cpc = [normalise_ipc(c.get("symbol")) for c in (biblio.get("classifications_cpc") or {}).get(
+        "classifications", [])]
+    row.update({
+        "pub_date": lens_date(rec.get("date_published") or ref.get("date")),
+        "app_id": app_id(app["jurisdiction"], app["doc_number"]) if app.get("doc_number") else None,
+        "app_date": lens_date(app.get("date")), "title": title, "abstract": clean_text(abstract) or None,
+        "lang": lang or rec.get("lang"), "ipc": ipc, "ipc3": ipc[0][:3] if ipc else None, "cpc": unique(cpc),
+        "inventors": [_person((p.get("extracted_name") or {}).get("value", ""), p.get("residence"))
+                      for p in parties.get("inventors", [])],
+        "applicants": [{"name": (p.get("extracted_name") or {}).get("value"), "kind": kind,
+                        "country": p.get("residence") or p.get("extracted_country")}
+                       for kind, key in (("applicant", "applicants"), ("owner", "owners_all"))
+                       for p in parties.get(key, [])],
+        "priorities": [priority_entry(f"{c['jurisdiction']} {c['doc_number']}", lens_date(c.get("date")))
+                       for c in (biblio.get("priority_claims") or {}).get("claims", [])],
+        "doc_type": DOC_TYPES.get(rec.get("publication_type") or "", (rec.get("publication_type") or "").lower()
+                                  or None),
+    })
+    return row
+
+
+def _json_citations(pid: str, biblio: dict) -> list[dict]:
+    """references_cited -> rows numbered in document order (Lens restarts `sequence` per cited phase)."""
+    rows = []
+    for seq, c in enumerate((biblio.get("references_cited") or {}).get("citations", []), start=1):
+        cited, npl = None, None
+        if "patcit" in c:
+            try:
+                cited = _doc_pub_id((c["patcit"] or {}).get("document_id") or {})
+            except PatentIdError:
+                npl = json.dumps(c["patcit"].get("document_id"), ensure_ascii=False)
+        else:
+            npl = ((c.get("nplcit") or {}).get("text") or "").strip() or None
+        rows.append({"citing_pub_id": pid, "seq": seq, "cited_pub_id": cited, "cited_npl": npl,
+                     "category": c.get("category"), "cited_by": CITED_PHASE.get(c.get("cited_phase") or "", "other")})
+    return rows
+
+
+def _json_claims(pid: str, rec: dict) -> list[dict]:
+    blocks = [b for b in rec.get("claims") or [] if isinstance(b, dict)]
+    block = next((b for b in blocks if (b.get("lang") or "").lower() == "en"), blocks[0] if blocks else None)
+    pieces = [t for c in (block or {}).get("claims", []) for t in c.get("claim_text") or [] if t.strip()]
+    return claim_rows(pid, pieces)
+
+
+def _jsonl_record(result: ParseResult, rec: dict, source_file: str, raw: str) -> None:
+    row = _json_publication(rec, source_file, raw)
+    pid = row["pub_id"]
+    rows = {"citations": _json_citations(pid, rec.get("biblio") or {}), "claims": _json_claims(pid, rec),
+            "reported_families": []}
+    for kind in ("simple", "extended"):
+        members = [_doc_pub_id(m.get("document_id") or {})
+                   for m in ((rec.get("families") or {}).get(f"{kind}_family") or {}).get("members", [])]
+        rows["reported_families"] += _family_rows(pid, kind, unique(members))
+    result.add("publications", row)
+    for table, table_rows in rows.items():
+        for r in table_rows:
+            result.add(table, r)
+
+
+def parse_lens_jsonl(path_or_bytes: str | Path | bytes, source_file: str) -> ParseResult:
+    """A Lens patent API export in JSON Lines -> records; a bad line is a reject (`line N`)."""
+    result = ParseResult()
+    data = _read_bytes(path_or_bytes)
+    for n, line in enumerate(data.splitlines(), start=1):
+        if n == 1 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+        if not line.strip():
+            continue
+        text = line.decode("utf-8", errors="replace")
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict):
+                raise ValueError("line is not a JSON object")
+            _jsonl_record(result, rec, source_file, text)
+        except (PatentIdError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            result.reject(SOURCE, source_file, f"line {n}", exc, line)
+    return result
