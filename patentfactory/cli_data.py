@@ -1,0 +1,120 @@
+"""`pf parse` and `pf ingest`: recorded files to Parquet, and upstreams into the warehouse."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import pyarrow.parquet as pq
+import typer
+
+from sources.records import ParseResult
+
+from .cli import friendly, ingest_app, out, parse_app
+from .errors import PFError
+from .parquet_io import parquet_bytes
+
+
+def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
+    """source -> (primary table, parse function for one file)."""
+    def lens(p: Path) -> list[ParseResult]:
+        from sources.lens import parse_lens_csv, parse_lens_jsonl
+
+        fn = parse_lens_jsonl if p.suffix.lower() in (".jsonl", ".json") else parse_lens_csv
+        return [fn(p, p.name)]
+
+    def ops(p: Path) -> list[ParseResult]:
+        from sources.epo_ops.parse import parse_ops
+
+        return [parse_ops(p.read_bytes(), p.name)]
+
+    def ptab(p: Path) -> list[ParseResult]:
+        from sources.ptab import parse_ptab_file
+
+        return [parse_ptab_file(p)]
+
+    def uspto(p: Path) -> list[ParseResult]:
+        from sources.uspto_bulk import parse_file
+
+        return list(parse_file(p))
+
+    return {"lens": ("publications", lens), "ops": ("publications", ops), "ptab": ("ptab_decisions", ptab),
+            "uspto": ("publications", uspto)}
+
+
+def write_tables(result: ParseResult, out_path: Path, primary: str) -> dict[str, int]:
+    """The primary table to OUT.parquet, every other table to OUT.<table>.parquet."""
+    tables = result.to_arrow()
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for name, table in sorted(tables.items()):
+        target = out_path if name == primary else out_path.with_name(f"{out_path.stem}.{name}.parquet")
+        target.write_bytes(parquet_bytes(table).data)
+        counts[name] = table.num_rows
+    if primary not in tables:
+        from schemas import table_spec
+        pq.write_table(table_spec(primary).empty(), out_path)
+        counts[primary] = 0
+    return counts
+
+
+@parse_app.callback(invoke_without_command=True)
+def _parse_doc() -> None:
+    """Sources: uspto (zip/xml/APS txt), lens (CSV/JSONL), ops (XML), ptab (ODP JSON)."""
+
+
+def _parse_command(source: str) -> None:
+    @parse_app.command(source)
+    @friendly
+    def cmd(files: Annotated[list[Path], typer.Argument(help="recorded upstream files")],
+            out_path: Annotated[Path, typer.Option("--out", help="OUT.parquet")]) -> None:
+        primary, fn = _parsers()[source]
+        if out_path.suffix != ".parquet":
+            raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/pubs.parquet")
+        merged = ParseResult()
+        for f in files:
+            if not f.is_file():
+                raise PFError(f"no such file: {f}", "check the path")
+            for res in fn(f):
+                merged.extend(res)
+        counts = write_tables(merged, out_path, primary)
+        out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}")
+
+
+for _source in ("uspto", "lens", "ops", "ptab"):
+    _parse_command(_source)
+
+
+@ingest_app.command("lens")
+@friendly
+def ingest_lens_cmd(files: list[Path], data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data")) -> None:
+    """Lens CSV/JSONL exports into the warehouse (skips files already ingested)."""
+    from .stages import ingest_lens
+
+    for f in files:
+        if not f.is_file():
+            raise PFError(f"no such file: {f}", "pass Lens CSV or JSONL export files")
+    stats = ingest_lens(data_dir, files, progress=lambda n: out.print(f"lens: {n}"))
+    out.print(stats)
+
+
+@ingest_app.command("uspto")
+@friendly
+def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-DD")],
+                     end: Annotated[str, typer.Option("--to", help="YYYY-MM-DD")],
+                     data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                     base_url: Annotated[str | None, typer.Option(help="ODP base URL (replica or live)")] = None) -> None:
+    """Weekly grant/application zips from the ODP bulk API into the warehouse."""
+    from .config import Settings
+    from .stages import ingest_uspto
+
+    settings = Settings.load()
+    try:
+        lo, hi = date.fromisoformat(start), date.fromisoformat(end)
+    except ValueError:
+        raise PFError(f"bad date range {start!r}..{end!r}", "use YYYY-MM-DD") from None
+    key = settings.uspto_odp_api_key.get_secret_value() if settings.uspto_odp_api_key else None
+    stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, key,
+                         progress=lambda n: out.print(f"uspto: {n}"))
+    out.print(stats)
