@@ -1,0 +1,275 @@
+"""PatenTEB end to end on a hand-built world: every task, exact fields, caps, leak-free splits, determinism."""
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+import polars as pl
+import pytest
+
+from schemas import CITATIONS, CLAIMS, FAMILIES, PUBLICATIONS
+from transforms.splits import check_no_family_leak
+from transforms.tasks import TaskRegistry, TaskSpec
+from transforms.tasks.patenteb import PATENTEB_TASKS, PatenTEBParams, build_patenteb, cap_train_rows
+
+CLASSES = ("A61", "C07", "G06", "H04")
+VOCAB = {
+    "A61": "patient implant catheter dose tablet therapy wound syringe".split(),
+    "C07": "compound benzene synthesis ligand ester amine reagent polymer".split(),
+    "G06": "processor memory neural cache compiler register pixel software".split(),
+    "H04": "antenna carrier packet modulation channel handover beam router".split(),
+}
+SHARED = "device method system unit layer member portion surface".split()
+ABSTRACTS = (
+    "PROBLEM TO BE SOLVED: To reduce {a}.\nSOLUTION: A {b} is used. EFFECT: Better {c}. More. SELECTED DRAWING: Fig 1",
+    "PROBLEM: {a} loss in {c}. SOLUTION: a {b} with {c}.",
+    "PURPOSE: To improve {a}. CONSTITUTION: A {b} is provided on {c}.",
+    "[Problem] to avoid {a} [Solution] the {b} holds {c}",
+    "FIELD: chemistry, {a} science. SUBSTANCE: {b} of formula I. EFFECT: {c} is stable. USE: drug.",
+    "A {a} apparatus. SOLUTION: {b} added. EFFECT: faster {c}. Extra sentence.",
+    "Known {a} is slow. SOLUTION: use {b} near {c}.",
+    "An apparatus with {a} and {b} for {c}.",
+)
+
+
+def _words(rng: random.Random, cls: str, n: int) -> str:
+    return " ".join(rng.choice(VOCAB[cls] + SHARED) for _ in range(n))
+
+
+def _family_classes(i: int) -> list[str]:
+    main = CLASSES[i % 4]
+    if i % 3 == 0:
+        return [main, CLASSES[(i + 1) % 4]]
+    return [main]
+
+
+def _publication(rng: random.Random, i: int, member: int, classes: list[str]) -> dict:
+    cls = classes[0]
+    year = 1975 if i % 37 == 5 else 1985 + (i % 30)
+    words = {k: _words(rng, cls, 4) for k in "abc"}
+    ipc = [f"{c}{chr(66 + j)} {i % 9 + 1}/0{j}" for j, c in enumerate(classes)]
+    inventor = f"Inventor {i % 12}"
+    return {
+        "pub_id": f"{'US' if member == 0 else 'EP'}-{100000 + i * 100 + member}-{'B2' if member == 0 else 'A1'}",
+        "country": "US" if member == 0 else "EP", "doc_number": str(100000 + i * 100 + member),
+        "kind": "B2" if member == 0 else "A1", "pub_date": date(year, 1 + i % 12, 1) + timedelta(days=member),
+        "app_date": date(year - 1, 1 + i % 12, 1), "title": f"{_words(rng, cls, 3)} number {i}",
+        "abstract": ABSTRACTS[i % len(ABSTRACTS)].format(**words) + f" {_words(rng, cls, 12)} id{i}",
+        "lang": "en" if member == 0 else "de", "ipc": ipc, "ipc3": ipc[0][:3],
+        "inventors": [{"name": inventor, "first": None, "last": None, "country": "US"},
+                      {"name": f"Helper {i}", "first": None, "last": None, "country": "DE"}],
+        "source": "lens",
+    }
+
+
+def _citations_of(i: int, n: int) -> list[int]:
+    """Same-class, next-class and a far neighbour: IN, OUT and MIXED pairs all occur."""
+    if i % 41 == 7:
+        return []
+    targets = {(i + 4 * k) % n for k in range(1, 8)} | {(i + 1) % n, (i + 2) % n, (i + 3) % n}
+    return sorted(j for j in targets if j != i and j % 43 != 10)  # families 10, 53, ... are never cited
+
+
+def make_world(n_families: int = 300, seed: int = 7, big_family: bool = True) -> dict[str, pl.LazyFrame]:
+    """publications / claims / citations / families as the warehouse would hold them."""
+    rng = random.Random(seed)
+    pubs, claims, cites, fams = [], [], [], []
+    for i in range(n_families):
+        classes = _family_classes(i)
+        members = 51 if (big_family and i == 11) else (2 if i % 2 else 1)
+        for m in range(members):
+            pub = _publication(rng, i, m, classes)
+            pubs.append(pub)
+            fams.append({"family_id": f"F{i:04d}", "pub_id": pub["pub_id"], "family_kind": "simple"})
+            claims += [{"pub_id": pub["pub_id"], "claim_no": 2, "text": "The device of claim 1.", "depends_on": [1],
+                        "is_independent": False},
+                       {"pub_id": pub["pub_id"], "claim_no": 1, "text": f"A {_words(rng, classes[0], 10)}.",
+                        "depends_on": [], "is_independent": True}]
+        for seq, j in enumerate(_citations_of(i, n_families)):
+            cites.append({"citing_pub_id": f"US-{100000 + i * 100}-B2", "seq": seq,
+                          "cited_pub_id": f"US-{100000 + j * 100}-B2", "cited_by": "examiner"})
+        cites.append({"citing_pub_id": f"US-{100000 + i * 100}-B2", "seq": 99, "cited_npl": "Some paper"})
+    fams.append({"family_id": "X0001", "pub_id": pubs[0]["pub_id"], "family_kind": "extended"})
+
+    def lazy(spec, rows):
+        return pl.from_arrow(spec.from_pylist(rows)).lazy()
+
+    return {"publications": lazy(PUBLICATIONS, pubs), "claims": lazy(CLAIMS, claims),
+            "citations": lazy(CITATIONS, cites), "families": lazy(FAMILIES, fams)}
+
+
+SMALL = PatenTEBParams(
+    seed=3, min_families_per_ipc3=20, negative_depth=60, negative_sources=("bm25",),
+    cluster_ipc_min_size=2, cluster_ipc_max_size=5, cluster_inventor_min_size=2, cluster_inventor_max_size=4,
+    max_positives_per_query=3, max_triplets_per_query=4,
+)
+
+
+@pytest.fixture(scope="module")
+def world() -> dict[str, pl.LazyFrame]:
+    return make_world()
+
+
+@pytest.fixture(scope="module")
+def built(world):
+    return build_patenteb(world["publications"], world["claims"], world["citations"], world["families"], SMALL)
+
+
+def test_every_task_present_with_exact_fields(built):
+    tasks, _ = built
+    assert list(tasks) == PATENTEB_TASKS.names() and len(tasks) == 15
+    for spec in (t.spec for t in PATENTEB_TASKS):
+        assert set(tasks[spec.name]) == set(spec.splits)
+        for split, df in tasks[spec.name].items():
+            assert df.columns == list(spec.fields), (spec.name, split)
+    for name, splits in tasks.items():
+        if name not in ("clusters_ext_full_ipc", "clusters_inventor", "effect2substance"):
+            assert splits["train"].height > 0, name
+        assert splits["test"].height > 0, name
+
+
+def test_selection_funnel_and_stats(built):
+    _, stats = built
+    funnel = stats["funnel"]
+    assert funnel["simple_families"] == 300
+    assert funnel["size_ok"] == 299  # the 51-member family is over the cap
+    assert funnel["year_ok"] < 300 and funnel["cited_ok"] < 300
+    assert stats["selected_families"] == sum(stats["families_by_split"].values()) <= funnel["eligible"]
+    assert stats["domains"] == 4
+    assert stats["negatives"]["bm25"] > 0 and stats["negatives"]["dense"] == 0
+    assert stats["leak_check"]["ok"], stats["leak_check"]
+    assert stats["cross_split_pairs_dropped"] > 0
+    assert set(stats["params"]) >= {"seed", "min_families_per_ipc3", "bloom_cutoff"}
+
+
+def test_caps_respected(built):
+    tasks, _ = built
+    for name in ("retrieval_IN", "retrieval_MIXED", "retrieval_OUT"):
+        for split, df in tasks[name].items():
+            per_q = df.group_by("q_text").agg(pl.col("pos_text").n_unique().alias("p"),
+                                               pl.col("neg_text").drop_nulls().len().alias("t"))
+            assert per_q["p"].max() <= SMALL.max_positives_per_query
+            assert per_q["t"].max() <= SMALL.max_triplets_per_query
+            if split != "train":
+                assert df["neg_text"].null_count() == df.height
+    for name in ("retrieval_IN", "retrieval_OUT"):  # the deeper pass finds OUT negatives below same-class hits
+        train = tasks[name]["train"]
+        assert train["neg_text"].null_count() < train.height / 2, name
+        with_neg = train.drop_nulls("neg_text")
+        assert (with_neg["neg_text"] != with_neg["q_text"]).all() and (with_neg["neg_text"] != with_neg["pos_text"]).all()
+
+
+def test_no_family_in_two_splits(built):
+    tasks, _ = built
+    assert check_no_family_leak(tasks).ok
+    split_of = {}
+    for split, df in tasks["class_text2ipc3"].items():
+        for text in df["text"]:
+            assert split_of.setdefault(text, split) == split
+
+
+def test_labels_and_segments(built):
+    tasks, _ = built
+    assert set(pl.concat(list(tasks["class_text2ipc3"].values()))["label"]) == set(CLASSES)
+    assert set(pl.concat(list(tasks["class_bloom"].values()))["label"]) <= {"early", "late", "normal"}
+    assert set(pl.concat(list(tasks["class_nli_oldnew"].values()))["label"]) == {0, 1}
+    for name in ("para_problem", "para_solution"):
+        labels = pl.concat(list(tasks[name].values()))["label"]
+        assert set(labels) == {0, 1} and 0.08 <= labels.mean() <= 0.3, (name, labels.mean())
+    p2f = pl.concat(list(tasks["problem2full"].values()))
+    assert all(prob not in full for prob, full in p2f.select("problem", "full_text").iter_rows())
+    t2f = pl.concat(list(tasks["title2full"].values()))
+    assert all(not full.startswith(title) for title, full in t2f.iter_rows())
+    assert all("SELECTED DRAWING" not in t for t in pl.concat(list(tasks["class_text2ipc3"].values()))["text"])
+
+
+def test_clusters_are_test_only_and_bounded(built):
+    tasks, _ = built
+    inv = tasks["clusters_inventor"]["test"].group_by("label").len()
+    assert inv["len"].min() >= 2 and inv["len"].max() <= 4
+    ipc = tasks["clusters_ext_full_ipc"]["test"].group_by("label").len()
+    assert ipc.height == 0 or (ipc["len"].min() >= 2 and ipc["len"].max() <= 5)
+
+
+def test_determinism_same_seed_identical_frames(world, built):
+    again, _ = build_patenteb(world["publications"], world["claims"], world["citations"], world["families"], SMALL)
+    tasks, _ = built
+    for name, splits in tasks.items():
+        for split, df in splits.items():
+            assert df.equals(again[name][split]), (name, split)
+
+
+def test_other_seed_changes_split(world, built):
+    other, _ = build_patenteb(world["publications"], world["claims"], world["citations"], world["families"],
+                              PatenTEBParams(**{**SMALL.__dict__, "seed": 99}))
+    assert not other["class_text2ipc3"]["test"].equals(built[0]["class_text2ipc3"]["test"])
+
+
+def test_cross_split_duplicates_removed_and_counted(world):
+    pubs = world["publications"].with_columns(
+        pl.when(pl.col("pub_id").str.slice(3, 6).cast(pl.Int64) % 1000 < 500).then(pl.lit("Same title"))
+        .otherwise(pl.col("title")).alias("title"))
+    tasks, stats = build_patenteb(pubs, world["claims"], world["citations"], world["families"], SMALL)
+    assert stats["removed_duplicates"]["title2full"] > 0
+    owners = {s for s, df in tasks["title2full"].items() if "Same title" in set(df["title"])}
+    assert owners == {"test"}
+    assert stats["leak_check"]["ok"]
+
+
+def test_train_cap_keeps_stratum_minimum():
+    df = pl.DataFrame({"text": [f"t{i}" for i in range(100)], "label": ["a"] * 95 + ["b"] * 5,
+                       "_stratum": ["a"] * 95 + ["b"] * 5})
+    capped = cap_train_rows(df, ["text", "label"], max_rows=20, min_per_stratum=3, seed=0)
+    counts = dict(capped.group_by("_stratum").len().iter_rows())
+    assert counts["b"] == 3 and counts["a"] == 19
+
+
+def test_registry_rejects_duplicates_and_bad_specs():
+    with pytest.raises(ValueError, match="duplicate"):
+        TaskRegistry("x", [PATENTEB_TASKS.get("title2full")] * 2)
+    with pytest.raises(ValueError):
+        TaskSpec(name="bad", fields=("a", "a"), kind="retrieval", split="test_only", metric="m", version="1.0.0")
+    with pytest.raises(ValueError):
+        TaskSpec(name="bad", fields=("a",), kind="nope", split="test_only", metric="m", version="1.0.0")
+    with pytest.raises(ValueError):
+        TaskSpec(name="bad", fields=("a",), kind="retrieval", split="test_only", metric="m", version="1")
+
+
+def test_representative_prefers_english_with_abstract_then_earliest():
+    from transforms.selection import choose_representatives
+
+    pubs = pl.LazyFrame({
+        "pub_id": ["JP-1-A", "US-2-B2", "US-3-A1", "EP-4-A1", "US-5-B1"],
+        "pub_date": [date(1990, 1, 1), date(1995, 1, 1), date(1992, 1, 1), date(1979, 1, 1), date(1991, 1, 1)],
+        "lang": ["ja", "en", "en", "en", "en"],
+        "title": ["t", "t", "t", "t", "t"],
+        "abstract": ["a", "a", None, "a", "a"],
+    })
+    fams = pl.LazyFrame({"family_id": ["F1", "F1", "F1", "F2", "F2"],
+                         "pub_id": ["JP-1-A", "US-2-B2", "US-3-A1", "EP-4-A1", "US-5-B1"],
+                         "family_kind": ["simple"] * 5})
+    reps = dict(choose_representatives(pubs, fams, min_year=1980).collect().iter_rows())
+    assert reps == {"F1": "US-2-B2", "F2": "US-5-B1"}  # EP-4 is before 1980
+
+
+def test_texts_truncated_to_token_budget_and_counted(world):
+    from transforms.selection import count_whitespace_tokens
+
+    params = PatenTEBParams(**{**SMALL.__dict__, "max_tokens": 25})
+    tasks, stats = build_patenteb(world["publications"], world["claims"], world["citations"], world["families"],
+                                  params, count_tokens=count_whitespace_tokens)
+    assert stats["truncated_texts"] > 0
+    texts = pl.concat(list(tasks["class_text2ipc3"].values()))["text"].to_list()
+    assert max(count_whitespace_tokens(texts)) <= 25
+
+
+def test_family_text_joins_title_abstract_first_claim_with_separator():
+    from transforms.selection import assemble_family_texts
+
+    reps = pl.LazyFrame({"family_id": ["F1", "F2"], "pub_id": ["P1", "P2"]})
+    pubs = pl.LazyFrame({"pub_id": ["P1", "P2"], "title": ["T1", "T2"], "abstract": ["A1", None],
+                         "app_date": [None, None], "inventors": [[], []], "ipc": [[], []]},
+                        schema_overrides={"app_date": pl.Date})
+    claims = pl.LazyFrame({"pub_id": ["P1", "P1", "P2"], "claim_no": [2, 1, 1], "text": ["C2", "C1", "D1"]})
+    out = assemble_family_texts(reps, pubs, claims, separator=" [SEP] ").collect().sort("family_id")
+    assert out["full_text"].to_list() == ["T1 [SEP] A1 [SEP] C1", "T2 [SEP] D1"]

@@ -1,0 +1,254 @@
+"""PatenTEB: the 15 task declarations, their registry and `build_patenteb` (canonical tables -> tasks).
+
+Field names follow the paper (`q_text, pos_text, neg_text`, `title, full_text`, `text, label`, ...).
+After every task is built: exact duplicate texts (normalised-text hash) that occur in more than one
+split are removed from the less protected split (test > val > train), train is capped with a
+stratified sample, rows are sorted, and the family-leak check runs; all of it is counted in `stats`.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from transforms.ipc import IN, MIXED, OUT
+from transforms.negatives import Encoder
+from transforms.selection import TokenCounter
+from transforms.splits import SPLITS, check_no_family_leak, normalised_text_hash, stable_hash
+from transforms.tasks import Task, TaskRegistry, TaskSpec
+from transforms.tasks import patenteb_builders as b
+from transforms.tasks.patenteb_context import PatenTEBContext, PatenTEBParams, prepare_context
+
+log = logging.getLogger(__name__)
+
+FAMILY_SPLIT = "ipc3_family_80_10_10"
+VERSION = "1.0.0"
+Tables = dict[str, dict[str, pl.DataFrame]]
+
+
+def _spec(name: str, fields: tuple[str, ...], kind: str, metric: str, split: str = FAMILY_SPLIT,
+          description: str = "") -> TaskSpec:
+    return TaskSpec(name=name, fields=fields, kind=kind, split=split, metric=metric, version=VERSION,
+                    description=description)
+
+
+_RETRIEVAL = ("q_text", "pos_text", "neg_text")
+
+
+class RetrievalIN(Task):
+    spec = _spec("retrieval_IN", _RETRIEVAL, "retrieval", "ndcg@10", description="citation pairs, identical IPC3 sets")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_retrieval(ctx, IN, self.spec.splits)
+
+
+class RetrievalMIXED(Task):
+    spec = _spec("retrieval_MIXED", _RETRIEVAL, "retrieval", "ndcg@10", description="citation pairs, overlapping sets")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_retrieval(ctx, MIXED, self.spec.splits)
+
+
+class RetrievalOUT(Task):
+    spec = _spec("retrieval_OUT", _RETRIEVAL, "retrieval", "ndcg@10", description="citation pairs, disjoint sets")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_retrieval(ctx, OUT, self.spec.splits)
+
+
+class Title2Full(Task):
+    spec = _spec("title2full", ("title", "full_text"), "asymmetric_retrieval", "ndcg@10")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_asymmetric(ctx, "title", "text_no_title", self.spec.fields, self.spec.splits)
+
+
+class Problem2Full(Task):
+    spec = _spec("problem2full", ("problem", "full_text"), "asymmetric_retrieval", "ndcg@10")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_asymmetric(ctx, "problem", "text_no_problem", self.spec.fields, self.spec.splits)
+
+
+class Problem2Solution(Task):
+    spec = _spec("problem2solution", ("problem", "solution"), "asymmetric_retrieval", "ndcg@10")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_asymmetric(ctx, "problem", "solution", self.spec.fields, self.spec.splits)
+
+
+class Effect2Full(Task):
+    spec = _spec("effect2full", ("effect", "full_text"), "asymmetric_retrieval", "ndcg@10")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_asymmetric(ctx, "effect", "text_no_effect", self.spec.fields, self.spec.splits)
+
+
+class Effect2Substance(Task):
+    spec = _spec("effect2substance", ("effect", "substance"), "asymmetric_retrieval", "ndcg@10")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_asymmetric(ctx, "effect", "substance", self.spec.fields, self.spec.splits)
+
+
+class ClassText2IPC3(Task):
+    spec = _spec("class_text2ipc3", ("text", "label"), "classification", "macro_f1")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_text2ipc3(ctx, self.spec.splits)
+
+
+class ClassBloom(Task):
+    spec = _spec("class_bloom", ("text", "label"), "classification", "macro_f1",
+                 description="early / late / normal citation bloomers within IPC3")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_bloom(ctx, self.spec.splits)
+
+
+class ClassNLIOldNew(Task):
+    spec = _spec("class_nli_oldnew", ("q_text", "t_text", "label"), "pair_classification", "macro_f1",
+                 description="label 1: query cites target; 0: target cites query")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_nli(ctx, self.spec.splits)
+
+
+class ParaProblem(Task):
+    spec = _spec("para_problem", ("text1", "text2", "label"), "paraphrase", "pearson_r")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_paraphrase(ctx, "problem", self.spec.splits)
+
+
+class ParaSolution(Task):
+    spec = _spec("para_solution", ("text1", "text2", "label"), "paraphrase", "pearson_r")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_paraphrase(ctx, "solution", self.spec.splits)
+
+
+class ClustersExtFullIPC(Task):
+    spec = _spec("clusters_ext_full_ipc", ("text", "label"), "clustering", "v_measure", split="test_only")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_clusters_ipc(ctx, self.spec.splits)
+
+
+class ClustersInventor(Task):
+    spec = _spec("clusters_inventor", ("text", "label"), "clustering", "v_measure", split="test_only")
+
+    def build(self, ctx: PatenTEBContext) -> b.Splits:
+        return b.build_clusters_inventor(ctx, self.spec.splits)
+
+
+PATENTEB_TASKS = TaskRegistry("patenteb", [
+    RetrievalIN, RetrievalMIXED, RetrievalOUT, Title2Full, Problem2Full, Problem2Solution, Effect2Full,
+    Effect2Substance, ClassText2IPC3, ClassBloom, ClassNLIOldNew, ParaProblem, ParaSolution,
+    ClustersExtFullIPC, ClustersInventor,
+])
+
+_PROTECTION = {"test": 0, "val": 1, "train": 2}
+
+
+def _text_fields(spec: TaskSpec) -> list[str]:
+    return [f for f in spec.fields if f != "label"]
+
+
+def remove_cross_split_duplicates(raw: Tables, registry: TaskRegistry) -> tuple[Tables, dict[str, int]]:
+    """Drop rows carrying a normalised text that also occurs in a more protected split (any task)."""
+    keys = []
+    for task, splits in raw.items():
+        for split, df in splits.items():
+            ids = df.select(pl.int_range(pl.len()).alias("_row"), *_text_fields(registry.get(task).spec))
+            keys.append(ids.unpivot(index="_row", value_name="_value").drop_nulls("_value").select(
+                pl.lit(task).alias("task"), pl.lit(_PROTECTION[split]).alias("prio"), "_row",
+                normalised_text_hash(pl.col("_value")).alias("h")))
+    if not keys:
+        return raw, {}
+    long = pl.concat(keys).with_columns(pl.col("prio").min().over("h").alias("owner"))
+    doomed = long.filter(pl.col("owner") < pl.col("prio")).select("task", "prio", "_row").unique()
+    out: Tables = {}
+    removed: dict[str, int] = {}
+    for task, splits in raw.items():
+        out[task] = {}
+        for split, df in splits.items():
+            rows = doomed.filter((pl.col("task") == task) & (pl.col("prio") == _PROTECTION[split])).select("_row")
+            kept = df.with_row_index("_row").with_columns(pl.col("_row").cast(pl.Int64)).join(
+                rows, on="_row", how="anti").drop("_row")
+            out[task][split] = kept
+            removed[task] = removed.get(task, 0) + df.height - kept.height
+    return out, removed
+
+
+def cap_train_rows(df: pl.DataFrame, fields: list[str], max_rows: int, min_per_stratum: int, seed: int) -> pl.DataFrame:
+    """Stratified subsample to about `max_rows`: proportional quota per stratum, never below the minimum."""
+    if df.height <= max_rows:
+        return df
+    total = df.height
+    quota = pl.max_horizontal(pl.min_horizontal(pl.len(), pl.lit(min_per_stratum)),
+                              (pl.len() * max_rows / total).floor()).over("_stratum")
+    key = stable_hash(pl.concat_str([pl.col(f).cast(pl.String) for f in fields], separator="\x1f",
+                                    ignore_nulls=True), seed)
+    return (df.with_columns(key.alias("_h")).sort("_stratum", "_h")
+            .filter(pl.int_range(pl.len()).over("_stratum") < quota).drop("_h"))
+
+
+def _finalise(raw: Tables, registry: TaskRegistry, params: PatenTEBParams,
+              stats: dict[str, Any]) -> Tables:
+    deduped, removed = remove_cross_split_duplicates(raw, registry)
+    stats["removed_duplicates"] = removed
+    stats["removed_duplicates_total"] = sum(removed.values())
+    tasks: Tables = {}
+    published_sources = {"bm25": 0, "dense": 0}
+    for task, splits in deduped.items():
+        fields = list(registry.get(task).spec.fields)
+        tasks[task] = {}
+        for split, df in splits.items():
+            if split == "train":
+                before = df.height
+                df = cap_train_rows(df, fields, params.max_train_rows, params.min_rows_per_stratum, params.seed)
+                stats.setdefault("subsampled_rows", {})[task] = before - df.height
+            if "_source" in df.columns:
+                for src, n in df.drop_nulls("_source").group_by("_source").len().iter_rows():
+                    published_sources[src] = published_sources.get(src, 0) + int(n)
+            tasks[task][split] = df.select(fields).sort(fields, nulls_last=True)
+    stats["negatives_published"] = published_sources
+    stats["rows"] = {t: {s: df.height for s, df in sp.items()} for t, sp in tasks.items()}
+    stats["empty_splits"] = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
+    return tasks
+
+
+def build_patenteb(
+    publications: pl.LazyFrame, claims: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFrame,
+    params: PatenTEBParams | None = None, *, encode: Encoder | None = None,
+    count_tokens: TokenCounter | None = None, registry: TaskRegistry = PATENTEB_TASKS,
+) -> tuple[Tables, dict[str, Any]]:
+    """Canonical tables -> {task: {split: frame}} with the paper's field names, plus build stats.
+
+    `encode` (texts -> embeddings) enables dense negatives; `count_tokens` (texts -> token counts)
+    measures the text cap with the model's tokenizer (whitespace words when omitted).
+    """
+    params = params or PatenTEBParams()
+    ctx = prepare_context(publications, claims, citations, families, params, encode, count_tokens)
+    raw: Tables = {}
+    for task_cls in registry:
+        task = task_cls()
+        raw[task.spec.name] = task.build(ctx)
+    tasks = _finalise(raw, registry, params, ctx.stats)
+    stats = ctx.stats
+    stats["params"] = params.as_dict()
+    stats["leak_check"] = check_no_family_leak(tasks).as_dict()
+    log.info("patenteb built: %d tasks, %d duplicate rows removed", len(tasks), stats["removed_duplicates_total"])
+    return tasks, stats
+
+
+def task_specs(registry: TaskRegistry = PATENTEB_TASKS) -> Mapping[str, TaskSpec]:
+    """name -> spec, for cards, manifests and publish-time schema checks."""
+    return {t.spec.name: t.spec for t in registry}
+
+
+__all__ = ["PATENTEB_TASKS", "PatenTEBParams", "SPLITS", "build_patenteb", "cap_train_rows",
+           "remove_cross_split_duplicates", "task_specs"]

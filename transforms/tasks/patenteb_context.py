@@ -1,0 +1,282 @@
+"""PatenTEB parameters and the shared build context: selected families, splits, citation pairs, negatives.
+
+Everything every task needs is computed once here. The runner (`build_patenteb`) owns `collect`: the
+family selection is a lazy plan collected once, because truncation (tokenizer) and negative mining
+(BM25 / dense search) are Python steps over the collected families.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+import polars as pl
+
+from transforms.citations import family_citation_edges
+from transforms.ipc import IN, MIXED, OUT, add_domain_relation, assign_family_ipc3
+from transforms.negatives import CandidateSearcher, Encoder, citation_network, filter_candidates
+from transforms.segments import drop_selected_drawing, remove_fragment, segment_abstracts
+from transforms.selection import (
+    TokenCounter, assemble_family_texts, choose_representatives, count_whitespace_tokens, flag_family_filters,
+    join_parts, keep_large_domains, simple_members, truncate_texts,
+)
+from transforms.splits import split_families, stable_hash
+
+log = logging.getLogger(__name__)
+
+TEXT_VARIANTS = ("full_text", "text_no_title", "text_no_problem", "text_no_effect")
+
+
+@dataclass(frozen=True)
+class PatenTEBParams:
+    """Every PatenTEB threshold (SPEC defaults); `as_dict` goes into the manifest and the version hash."""
+
+    seed: int = 0
+    min_year: int = 1980
+    max_family_size: int = 50
+    min_times_cited: int = 1
+    min_families_per_ipc3: int = 100
+    max_tokens: int = 8192
+    separator: str = "\n\n"
+    preferred_lang: str = "en"
+    split_fractions: tuple[float, float, float] = (0.8, 0.1, 0.1)
+    max_positives_per_query: int = 100
+    max_triplets_per_query: int = 10
+    negative_depth: int = 100
+    negative_max_depth: int = 1000
+    negative_sources: tuple[str, ...] = ("bm25", "dense")
+    negative_splits: tuple[str, ...] = ("train",)
+    network_hops: int = 1
+    max_train_rows: int = 150_000
+    min_rows_per_stratum: int = 10
+    para_positive_share: float = 0.14
+    bloom_cutoff: date = date(2023, 6, 20)
+    bloom_window_years: int = 5
+    bloom_decile: float = 0.1
+    cluster_ipc_min_size: int = 200
+    cluster_ipc_max_size: int = 1000
+    cluster_inventor_min_size: int = 100
+    cluster_inventor_max_size: int = 1000
+    cluster_families_from: str = "test"
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["bloom_cutoff"] = self.bloom_cutoff.isoformat()
+        return out
+
+
+@dataclass
+class PatenTEBContext:
+    """Collected inputs of every task builder (eager frames) plus the stats they add to."""
+
+    params: PatenTEBParams
+    families: pl.DataFrame
+    pairs: pl.DataFrame
+    edges: pl.DataFrame
+    network: pl.DataFrame
+    citing_dates: pl.DataFrame
+    negatives: pl.DataFrame
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def split_families(self, split: str) -> pl.DataFrame:
+        return self.families.filter(pl.col("split") == split)
+
+
+def _member_facts(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.LazyFrame:
+    """Per family: filing date (earliest member application date) and full IPC set (clusters label)."""
+    pubs = publications.select("pub_id", "app_date", "pub_date", "ipc")
+    members = simple_members(families).join(pubs, on="pub_id")
+    symbols = members.select("family_id", "ipc").explode("ipc").with_columns(
+        pl.col("ipc").str.replace_all(r"\s+", " ").str.strip_chars())
+    full = symbols.drop_nulls("ipc").group_by("family_id").agg(pl.col("ipc").unique().sort().alias("ipc_full"))
+    dates = members.group_by("family_id").agg(
+        pl.coalesce(pl.col("app_date").min(), pl.col("pub_date").min()).alias("filing_date"))
+    return dates.join(full, on="family_id", how="left")
+
+
+def _text_variants(lf: pl.LazyFrame, separator: str) -> pl.LazyFrame:
+    """Family text and the fragment-free targets of the asymmetric tasks (parts joined by `separator`)."""
+    abstract = drop_selected_drawing(pl.col("abstract"))
+    return lf.with_columns(
+        join_parts([pl.col("title"), abstract, pl.col("claim1")], separator).alias("full_text"),
+        join_parts([abstract, pl.col("claim1")], separator).alias("text_no_title"),
+        join_parts([pl.col("title"), remove_fragment(abstract, pl.col("problem")), pl.col("claim1")],
+                   separator).alias("text_no_problem"),
+        join_parts([pl.col("title"), remove_fragment(abstract, pl.col("effect")), pl.col("claim1")],
+                   separator).alias("text_no_effect"),
+    )
+
+
+def _inventor_keys(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Sorted unique normalised inventor names of the representative (clusters_inventor)."""
+    name = pl.coalesce(
+        pl.element().struct.field("name"),
+        pl.concat_str([pl.element().struct.field("first"), pl.element().struct.field("last")], separator=" "),
+    ).str.to_lowercase().str.replace_all(r"[^\w]+", " ").str.strip_chars()
+    return lf.with_columns(
+        pl.col("inventors").list.eval(name).list.drop_nulls().list.unique().list.sort().alias("inventor_keys"))
+
+
+def plan_family_selection(
+    publications: pl.LazyFrame, claims: pl.LazyFrame, families: pl.LazyFrame, edges: pl.LazyFrame,
+    params: PatenTEBParams,
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """(filter flags per family, selected families with ids, domains, texts and segments), both lazy."""
+    reps = choose_representatives(publications, families, params.min_year, params.preferred_lang)
+    flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited)
+    eligible = flags.filter(pl.col("year_ok") & pl.col("size_ok") & pl.col("cited_ok")).select("family_id")
+    texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator)
+    selected = (
+        texts.join(assign_family_ipc3(publications, families), on="family_id")
+        .join(_member_facts(publications, families), on="family_id", how="left")
+        .pipe(segment_abstracts, "abstract")
+        .pipe(_text_variants, params.separator)
+        .pipe(_inventor_keys)
+        .filter(pl.col("full_text").str.len_chars() > 0)
+        .pipe(keep_large_domains, params.min_families_per_ipc3)
+        .drop("inventors", "ipc")
+    )
+    return flags, selected
+
+
+def _truncate_variants(fams: pl.DataFrame, params: PatenTEBParams, count_tokens: TokenCounter,
+                       stats: dict[str, Any]) -> pl.DataFrame:
+    truncated: dict[str, int] = {}
+    for column in TEXT_VARIANTS:
+        fams, truncated[column] = truncate_texts(fams, column, count_tokens, params.max_tokens)
+    stats["truncated_texts"] = truncated["full_text"]
+    stats["truncated_by_variant"] = truncated
+    return fams
+
+
+def build_pairs(fams: pl.DataFrame, edges: pl.DataFrame, stats: dict[str, Any]) -> pl.DataFrame:
+    """Both directions of every family citation edge, with relation; cross-split pairs dropped (counted)."""
+    split = fams.select("family_id", "split")
+    both = pl.concat([
+        edges.select(pl.col("citing_family").alias("q_family"), pl.col("cited_family").alias("t_family")),
+        edges.select(pl.col("cited_family").alias("q_family"), pl.col("citing_family").alias("t_family")),
+    ]).unique()
+    pairs = (
+        add_domain_relation(both.lazy(), fams.lazy(), "q_family", "t_family")
+        .join(split.lazy().rename({"family_id": "q_family", "split": "q_split"}), on="q_family")
+        .join(split.lazy().rename({"family_id": "t_family", "split": "split"}), on="t_family")
+        .collect()
+    )
+    crossing = pairs.filter(pl.col("q_split") != pl.col("split"))
+    stats["cross_split_pairs_dropped"] = crossing.height // 2
+    return pairs.filter(pl.col("q_split") == pl.col("split")).drop("q_split").sort("q_family", "t_family")
+
+
+def cap_positives(pairs: pl.DataFrame, max_per_query: int, seed: int) -> pl.DataFrame:
+    """At most `max_per_query` positives per (query, group), picked by seeded hash order."""
+    return (
+        pairs.with_columns(stable_hash(pl.concat_str(["q_family", "t_family"], separator="|"), seed).alias("_h"))
+        .sort("q_family", "relation_group", "_h", "t_family")
+        .with_columns(pl.int_range(pl.len()).over("q_family", "relation_group").alias("pos_idx"))
+        .filter(pl.col("pos_idx") < max_per_query)
+        .drop("_h")
+    )
+
+
+def _mine_chunk(searcher: CandidateSearcher, corpus_size: int, queries: pl.DataFrame, network: pl.DataFrame,
+                fams: pl.DataFrame, params: PatenTEBParams) -> pl.DataFrame:
+    """Search `negative_depth` deep; queries still short of negatives are searched again 10x deeper.
+
+    Same-class text dominates the top hits, so OUT and PART_MIX candidates often sit further down; a
+    deeper pass (up to `negative_max_depth`) supersedes the shallow one for those queries only.
+    """
+    depth, pending, passes = params.negative_depth, queries, []
+    while pending.height:
+        q_ids = pending.get_column("q_family").unique().sort().to_list()
+        kept = filter_candidates(searcher.search(q_ids, depth).lazy(), pending.lazy(), network.lazy(), fams.lazy(),
+                                 params.max_triplets_per_query).collect()
+        passes.append(kept.with_columns(pl.lit(len(passes)).alias("_pass")))
+        full = kept.group_by("q_family", "group").len().filter(pl.col("len") >= params.max_triplets_per_query)
+        pending = pending.join(full, on=["q_family", "group"], how="anti")
+        if depth >= min(corpus_size, params.negative_max_depth):
+            break
+        depth = min(depth * 10, params.negative_max_depth, corpus_size)
+    found = pl.concat(passes)
+    last = found.group_by("q_family", "group").agg(pl.col("_pass").max())
+    return found.join(last, on=["q_family", "group", "_pass"], how="semi").drop("_pass")
+
+
+def _mine_split(corpus: pl.DataFrame, queries: pl.DataFrame, network: pl.DataFrame, fams: pl.DataFrame,
+                params: PatenTEBParams, encode: Encoder | None, chunk: int = 2000) -> pl.DataFrame:
+    """Index the split once, then mine in query chunks so hit frames stay bounded in memory."""
+    searcher = CandidateSearcher(corpus, params.negative_sources, encode)
+    q_ids = queries.get_column("q_family").unique().sort().to_list()
+    found = []
+    for start in range(0, len(q_ids), chunk):
+        part = queries.filter(pl.col("q_family").is_in(q_ids[start:start + chunk]))
+        found.append(_mine_chunk(searcher, corpus.height, part, network, fams, params))
+    return pl.concat(found)
+
+
+def mine_negatives(ctx_fams: pl.DataFrame, pairs: pl.DataFrame, network: pl.DataFrame,
+                   params: PatenTEBParams, encode: Encoder | None) -> pl.DataFrame:
+    """Hard negatives per (query, group) for the splits that get triplets (train by default)."""
+    frames = []
+    for split in params.negative_splits:
+        corpus = ctx_fams.filter(pl.col("split") == split).select("family_id", pl.col("full_text").alias("text"))
+        queries = (pairs.filter(pl.col("split") == split)
+                   .select("q_family", pl.col("relation_group").alias("group")).unique().sort("q_family", "group"))
+        if corpus.height == 0 or queries.height == 0:
+            continue
+        kept = _mine_split(corpus, queries, network, ctx_fams, params, encode)
+        frames.append(kept.with_columns(pl.lit(split).alias("split")))
+    schema = {"q_family": pl.String, "group": pl.String, "neg_family": pl.String, "source": pl.String,
+              "relation": pl.String, "rank": pl.Int64, "split": pl.String}
+    out = pl.concat(frames, how="vertical_relaxed") if frames else pl.DataFrame(schema=schema)
+    return out.sort("split", "q_family", "group", "rank")
+
+
+def _citing_dates(citations: pl.LazyFrame, publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.LazyFrame:
+    """(cited_family, citing_key, citing_date): forward citations with their earliest date (class_bloom)."""
+    members = simple_members(families)
+    return (
+        citations.drop_nulls("cited_pub_id").select("citing_pub_id", "cited_pub_id")
+        .join(members.rename({"pub_id": "cited_pub_id", "family_id": "cited_family"}), on="cited_pub_id")
+        .join(members.rename({"pub_id": "citing_pub_id"}), on="citing_pub_id", how="left")
+        .join(publications.select(pl.col("pub_id").alias("citing_pub_id"), pl.col("pub_date")), on="citing_pub_id")
+        .with_columns(pl.coalesce("family_id", "citing_pub_id").alias("citing_key"))
+        .filter(pl.col("citing_key") != pl.col("cited_family"))
+        .group_by("cited_family", "citing_key").agg(pl.col("pub_date").min().alias("citing_date"))
+    )
+
+
+def prepare_context(
+    publications: pl.LazyFrame, claims: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFrame,
+    params: PatenTEBParams, encode: Encoder | None = None, count_tokens: TokenCounter | None = None,
+) -> PatenTEBContext:
+    """Select, split and link families; mine negatives; record the selection funnel in stats."""
+    stats: dict[str, Any] = {}
+    edges_lf = family_citation_edges(citations, families, "simple")
+    flags_lf, selected_lf = plan_family_selection(publications, claims, families, edges_lf, params)
+    flags = flags_lf.collect()
+    stats["funnel"] = {
+        "simple_families": flags.height,
+        "year_ok": int(flags["year_ok"].sum()), "size_ok": int(flags["size_ok"].sum()),
+        "cited_ok": int(flags["cited_ok"].sum()),
+        "eligible": int((flags["year_ok"] & flags["size_ok"] & flags["cited_ok"]).sum()),
+    }
+    fams = _truncate_variants(selected_lf.collect(), params, count_tokens or count_whitespace_tokens, stats)
+    splits = split_families(fams.lazy().select("family_id", "ipc3"), params.seed, params.split_fractions).collect()
+    fams = fams.join(splits.select("family_id", "split"), on="family_id").sort("family_id")
+    stats["selected_families"] = fams.height
+    stats["domains"] = fams.get_column("ipc3").n_unique()
+    stats["families_by_split"] = {s: int(n) for s, n in fams.group_by("split").len().iter_rows()}
+    ids = fams.select("family_id")
+    edges = (edges_lf.collect().join(ids.rename({"family_id": "citing_family"}), on="citing_family", how="semi")
+             .join(ids.rename({"family_id": "cited_family"}), on="cited_family", how="semi"))
+    network = citation_network(edges_lf, params.network_hops).collect()
+    pairs = cap_positives(build_pairs(fams, edges, stats), params.max_positives_per_query, params.seed)
+    negatives = mine_negatives(fams, pairs, network, params, encode)
+    stats["negatives"] = {src: int(negatives.filter(pl.col("source") == src).height) for src in ("bm25", "dense")}
+    citing = _citing_dates(citations, publications, families).collect()
+    log.info("patenteb: %d families in %d domains, %d positive pairs", fams.height, stats["domains"], pairs.height)
+    return PatenTEBContext(params, fams, pairs, edges, network, citing, negatives, stats)
+
+
+__all__ = ["IN", "MIXED", "OUT", "PatenTEBContext", "PatenTEBParams", "prepare_context"]
