@@ -1,0 +1,186 @@
+"""What every format parser fills (a `Doc`) and how a `Doc` becomes canonical rows.
+
+Parsers differ in where things are; the shape of the rows (`schemas.publications`, `claims`,
+`descriptions`, `citations`) is decided here once, so all four format families agree.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from lxml import etree
+
+from sources.records import ParseResult
+from transforms.patent_ids import pub_id
+
+from .convert import str_or_none
+from .text import flatten
+
+log = logging.getLogger(__name__)
+SOURCE = "uspto_bulk"
+_CLAIM_REFS = re.compile(r"\bclaims?\s+(\d+)(?:\s*(?:-|to|through|or|and)\s*(\d+))?", re.I)
+
+Converter = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One row of a field table: output column, XPath relative to a context element, converter."""
+
+    column: str
+    path: str
+    convert: Converter = str_or_none
+
+    def compiled(self) -> etree.XPath:
+        return _xpath(self.path)
+
+
+_XPATHS: dict[str, etree.XPath] = {}
+
+
+def _xpath(path: str) -> etree.XPath:
+    if path not in _XPATHS:
+        _XPATHS[path] = etree.XPath(path)
+    return _XPATHS[path]
+
+
+def first_text(context: etree._Element | None, path: str) -> str | None:
+    """Flattened text of the first node `path` selects (attributes and strings as given)."""
+    if context is None:
+        return None
+    hits = _xpath(path)(context)
+    if isinstance(hits, str):
+        return hits or None
+    for hit in hits if isinstance(hits, list) else []:
+        if isinstance(hit, str):
+            return hit
+        return flatten(hit) or None
+    return None
+
+
+def extract(context: etree._Element | None, fields: Sequence[Field]) -> dict[str, Any]:
+    """Apply a field table: {column: converter(first text at path)}."""
+    return {f.column: f.convert(first_text(context, f.path)) for f in fields}
+
+
+def nodes(context: etree._Element | None, path: str) -> list[etree._Element]:
+    return [] if context is None else list(_xpath(path)(context))
+
+
+@dataclass
+class Claim:
+    number: int | None
+    text: str
+    refs: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Citation:
+    cited_pub_id: str | None = None
+    cited_npl: str | None = None
+    category: str | None = None
+    cited_by: str | None = None
+
+
+@dataclass
+class Doc:
+    """One parsed document before it becomes rows."""
+
+    country: str
+    doc_number: str
+    kind: str | None
+    pub_date: date | None = None
+    app_id: str | None = None
+    app_date: date | None = None
+    title: str | None = None
+    abstract: str | None = None
+    lang: str | None = "en"
+    ipc: list[str] = field(default_factory=list)
+    cpc: list[str] = field(default_factory=list)
+    inventors: list[dict] = field(default_factory=list)
+    applicants: list[dict] = field(default_factory=list)
+    priorities: list[dict] = field(default_factory=list)
+    related: list[dict] = field(default_factory=list)
+    doc_type: str | None = None
+    claims: list[Claim] = field(default_factory=list)
+    paragraphs: list[tuple[str | None, str]] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+
+    @property
+    def pub_id(self) -> str:
+        return pub_id(self.country, self.doc_number, self.kind)
+
+
+def unique(items: Iterable[str | None]) -> list[str]:
+    """Order-preserving de-duplication without empties."""
+    seen: dict[str, None] = {}
+    for item in items:
+        if item:
+            seen.setdefault(item, None)
+    return list(seen)
+
+
+def refs_in_text(text: str, below: int | None) -> list[int]:
+    """Claim numbers referred to in free text (`claim 3`, `claims 1 to 4`), for formats without claim-ref."""
+    out: list[int] = []
+    for m in _CLAIM_REFS.finditer(text):
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        out.extend(range(lo, hi + 1) if 0 < hi - lo < 50 else {lo, hi})
+    return [n for n in unique(str(n) for n in out) for n in [int(n)] if below is None or n < below]
+
+
+def claim_rows(pid: str, claims: list[Claim]) -> list[dict]:
+    """Claim rows with unique numbers: missing/duplicate numbers take the next free one (logged)."""
+    rows, used = [], set()
+    for i, claim in enumerate(claims, start=1):
+        number = claim.number
+        if number is None or number in used or number <= 0:
+            fallback = max(used, default=0) + 1
+            log.warning("%s: claim %d has number %r; using %d", pid, i, number, fallback)
+            number = fallback
+        used.add(number)
+        refs = [r for r in dict.fromkeys(claim.refs) if r != number]
+        rows.append({"pub_id": pid, "claim_no": number, "text": claim.text, "depends_on": refs,
+                     "is_independent": not refs})
+    return rows
+
+
+def publication_row(doc: Doc, pid: str, source_file: str, raw: str) -> dict:
+    ipc = unique(doc.ipc)
+    return {
+        "pub_id": pid, "country": doc.country, "doc_number": doc.doc_number, "kind": doc.kind,
+        "pub_date": doc.pub_date, "app_id": doc.app_id, "app_date": doc.app_date, "title": doc.title,
+        "abstract": doc.abstract, "lang": doc.lang, "ipc": ipc, "ipc3": ipc[0][:3] if ipc else None,
+        "cpc": unique(doc.cpc), "inventors": doc.inventors, "applicants": doc.applicants,
+        "priorities": doc.priorities, "related": doc.related, "doc_type": doc.doc_type,
+        "source": SOURCE, "source_file": source_file, "raw": raw,
+    }
+
+
+def emit(doc: Doc, result: ParseResult, source_file: str, raw: str) -> str:
+    """Add the rows of one document to `result`; returns its pub_id."""
+    pid = doc.pub_id
+    doc_number = pid.split("-")[1]
+    doc.doc_number = doc_number
+    result.add("publications", publication_row(doc, pid, source_file, raw))
+    for row in claim_rows(pid, doc.claims):
+        result.add("claims", row)
+    for i, (heading, text) in enumerate(doc.paragraphs):
+        result.add("descriptions", {"pub_id": pid, "para_no": i, "heading": heading, "text": text})
+    for seq, cit in enumerate(doc.citations, start=1):
+        result.add("citations", {"citing_pub_id": pid, "seq": seq, "cited_pub_id": cit.cited_pub_id,
+                                 "cited_npl": cit.cited_npl, "category": cit.category, "cited_by": cit.cited_by})
+    return pid
+
+
+def person(name: str | None, first: str | None, last: str | None, country: str | None) -> dict:
+    full = name or " ".join(p for p in (first, last) if p) or None
+    return {"name": full, "first": first, "last": last, "country": country}
+
+
+def party(name: str | None, country: str | None, kind: str) -> dict:
+    return {"name": name, "country": country, "kind": kind}

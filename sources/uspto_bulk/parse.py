@@ -1,0 +1,144 @@
+"""Entry points: detect a document's format, parse one document, parse a whole weekly file.
+
+Every document either becomes rows or one reject (`doc=<i>@<offset>`, reason, first 2 kB);
+the rest of the file always continues. Whole-file problems (truncated or unsafe archive) raise
+`ArchiveError` subclasses so the caller can record the file as failed.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from lxml import etree
+
+from sources.records import ParseResult
+from transforms.patent_ids import PatentIdError
+
+from .aps import APSFormatError, parse_aps
+from .model import SOURCE, Doc, emit
+from .pap import parse_pap
+from .patdoc import parse_patdoc
+from .safexml import UnsafeXMLError, parse_xml
+from .split import DEFAULT_LIMITS, Limits, OversizedDocument, iter_documents
+from .v4 import parse_v4
+
+log = logging.getLogger(__name__)
+BATCH_DOCS = 500
+
+_DOCTYPE = re.compile(rb"<!DOCTYPE\s+([A-Za-z_][\w.\-]*)")
+_ROOT = re.compile(rb"<([A-Za-z_][\w.\-]*)[\s>/]")
+_V4_VERSION = re.compile(rb'dtd-version="v?(\d)\.?(\d)')
+FORMATS: dict[str, str] = {
+    "us-patent-grant": "v4", "us-patent-application": "v4",
+    "PATDOC": "patdoc", "patent-application-publication": "pap",
+}
+XML_PARSERS: dict[str, Callable[[etree._Element], Doc]] = {"v4": parse_v4, "patdoc": parse_patdoc, "pap": parse_pap}
+
+
+class UnknownFormatError(ValueError):
+    """A document whose DOCTYPE/root element is none of the USPTO formats we read."""
+
+
+class DocumentTooLargeError(ValueError):
+    """A document over the splitter's per-document cap."""
+
+
+def _root_name(head: bytes) -> str | None:
+    m = _DOCTYPE.search(head)
+    if m:
+        return m.group(1).decode("ascii")
+    body = re.sub(rb"<\?.*?\?>|<!--.*?-->", b"", head, flags=re.S)
+    m = _ROOT.search(body)
+    return m.group(1).decode("ascii") if m else None
+
+
+def detect_format(data: bytes) -> str:
+    """`v4`, `patdoc`, `pap` or `aps` from the DOCTYPE / root element (or the APS `PATN` record)."""
+    head = data[:8192]
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if stripped.startswith(b"PATN"):
+        return "aps"
+    name = _root_name(head) if stripped.startswith(b"<") else None
+    fmt = FORMATS.get(name or "")
+    if fmt is None:
+        seen = f"root/DOCTYPE {name!r}" if name else f"content starting {stripped[:40]!r}"
+        raise UnknownFormatError(f"unknown USPTO document format: {seen}; expected one of "
+                                 f"{sorted(FORMATS)} or APS text")
+    if fmt == "v4":
+        m = _V4_VERSION.search(head)
+        if m and m.group(1) != b"4":
+            log.warning("us-patent document with dtd-version %s.%s: parsed as v4", m.group(1), m.group(2))
+    return fmt
+
+
+def _decode_aps(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # APS is 8-bit text; latin-1 never produces U+FFFD
+
+
+def to_doc(data: bytes) -> Doc:
+    """Bytes of one document -> Doc (raises on anything unreadable)."""
+    if isinstance(data, OversizedDocument):
+        raise DocumentTooLargeError(f"document of {data.size} bytes exceeds the per-document cap")
+    fmt = detect_format(data)
+    if fmt == "aps":
+        return parse_aps(_decode_aps(data))
+    return XML_PARSERS[fmt](parse_xml(data))
+
+
+REJECTABLE = (etree.XMLSyntaxError, UnsafeXMLError, UnknownFormatError, DocumentTooLargeError, APSFormatError,
+              PatentIdError, ValueError, KeyError, TypeError, AttributeError, IndexError)
+
+
+def parse_document(data: bytes, source_file: str, doc_index: int, offset: int) -> ParseResult:
+    """One document -> its rows, or exactly one reject row saying where and why."""
+    result = ParseResult()
+    locator = f"doc={doc_index}@{offset}"
+    try:
+        doc = to_doc(data)
+        emit(doc, result, source_file, f"{source_file}#{doc_index}@{offset}")
+    except REJECTABLE as exc:
+        log.info("%s %s rejected: %s: %s", source_file, locator, type(exc).__name__, exc)
+        result = ParseResult()
+        result.reject(SOURCE, source_file, locator, exc, data)
+    return result
+
+
+def _duplicate(result: ParseResult, seen: dict[str, str], source_file: str, locator: str,
+               data: bytes) -> ParseResult:
+    """A pub_id already seen in this file: the repeat becomes a reject (keys stay unique)."""
+    pubs = result.rows.get("publications") or []
+    if pubs and pubs[0]["pub_id"] in seen:
+        dup = ParseResult()
+        dup.reject(SOURCE, source_file, locator,
+                   f"duplicate publication {pubs[0]['pub_id']} (first at {seen[pubs[0]['pub_id']]})", data)
+        return dup
+    if pubs:
+        seen[pubs[0]["pub_id"]] = locator
+    return result
+
+
+def parse_file(path: str | Path, batch_docs: int = BATCH_DOCS,
+               limits: Limits = DEFAULT_LIMITS) -> Iterator[ParseResult]:
+    """A weekly file -> ParseResults of at most `batch_docs` documents each (memory stays flat).
+
+    A file without any document yields one reject, never an empty result.
+    """
+    path = Path(path)
+    batch, in_batch, total, seen = ParseResult(), 0, 0, {}
+    for index, offset, data in iter_documents(path, limits):
+        one = parse_document(data, path.name, index, offset)
+        batch.extend(_duplicate(one, seen, path.name, f"doc={index}@{offset}", data))
+        in_batch, total = in_batch + 1, total + 1
+        if in_batch >= batch_docs:
+            yield batch
+            batch, in_batch = ParseResult(), 0
+    if total == 0:
+        batch.reject(SOURCE, path.name, "file", "no documents found in file")
+    if in_batch or total == 0:
+        yield batch
+    log.info("%s: %d documents parsed", path.name, total)

@@ -1,0 +1,192 @@
+"""`us-patent-grant` / `us-patent-application` v4.0-v4.7 (2005-now), all document types.
+
+Bibliographic data sits in `us-bibliographic-data-grant|application`; parties moved from
+`parties/applicants` (v4.0-v4.2, applicant-inventors) to `us-parties` (v4.3+, separate
+`inventors`); citations from `references-cited/citation` to `us-references-cited/us-citation`.
+Both spellings are read by the same tables below.
+"""
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from .convert import (
+    cited_by_of, country_of, doc_type_of, int_or_none, ipc_from_parts, lang_or_none, normalise_ipc,
+    report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
+    yyyymmdd_or_none,
+)
+from .model import Citation, Claim, Doc, Field, extract, first_text, nodes, party, person
+from .text import flatten, joined, paragraphs
+
+BIB = "us-bibliographic-data-grant|us-bibliographic-data-application"
+DOC_ID = (
+    Field("country", "document-id/country", upper_or_none),
+    Field("number", "document-id/doc-number"),
+    Field("kind", "document-id/kind", upper_or_none),
+    Field("date", "document-id/date", yyyymmdd_or_none),
+)
+BIB_FIELDS = (
+    Field("title", "invention-title"),
+    Field("appl_type", "application-reference/@appl-type", str_or_none),
+)
+PARTY_FIELDS = (
+    Field("orgname", "addressbook/orgname|orgname"),
+    Field("name", "addressbook/name|name"),
+    Field("first", "addressbook/first-name|first-name"),
+    Field("last", "addressbook/last-name|last-name"),
+    Field("country", "addressbook/address/country|address/country"),
+    Field("state", "addressbook/address/state|address/state"),
+    Field("residence", "residence/country"),
+)
+PRIORITY_FIELDS = (
+    Field("country", "country", upper_or_none),
+    Field("number", "doc-number"),
+    Field("date", "date", yyyymmdd_or_none),
+)
+IPCR_PARTS = ("section", "class", "subclass", "main-group", "subgroup")
+INVENTORS = "us-parties/inventors/inventor|parties/inventors/inventor"
+APPLICANTS = "us-parties/us-applicants/us-applicant|parties/applicants/applicant"
+CITATIONS = "us-references-cited/us-citation|references-cited/citation"
+
+
+def _bib(root: etree._Element) -> etree._Element:
+    found = nodes(root, BIB)
+    if not found:
+        raise ValueError(f"<{root.tag}> has no us-bibliographic-data-grant/application element")
+    return found[0]
+
+
+def _ipcr(el: etree._Element) -> str | None:
+    return ipc_from_parts(*(first_text(el, p) for p in IPCR_PARTS))
+
+
+def classifications(bib: etree._Element) -> tuple[list[str], list[str]]:
+    """IPC (ipcr: first-position `F` first; older `classification-ipc` text) and CPC (main, then further)."""
+    ipcr = nodes(bib, "classifications-ipcr/classification-ipcr")
+    ipcr.sort(key=lambda el: first_text(el, "symbol-position") != "F")
+    ipc = [_ipcr(el) for el in ipcr]
+    ipc += [normalise_ipc(flatten(el)) for el in nodes(
+        bib, "classification-ipc/main-classification|classification-ipc/further-classification")]
+    cpc = [_ipcr(el) for el in nodes(
+        bib, "classifications-cpc/main-cpc/classification-cpc|classifications-cpc/further-cpc/classification-cpc")]
+    return [s for s in ipc if s], [s for s in cpc if s]
+
+
+def _party_values(el: etree._Element) -> dict:
+    v = extract(el, PARTY_FIELDS)
+    v["cc"] = country_of(v["country"] or v["residence"], v["state"])
+    return v
+
+
+def parties(bib: etree._Element) -> tuple[list[dict], list[dict]]:
+    """Inventors (explicit list, else applicant-inventors) and applicants + assignees."""
+    applicants = nodes(bib, APPLICANTS)
+    inventor_els = nodes(bib, INVENTORS) or [a for a in applicants if a.get("app-type") == "applicant-inventor"]
+    inventors = []
+    for el in inventor_els:
+        v = _party_values(el)
+        inventors.append(person(v["orgname"] or v["name"], v["first"], v["last"], v["cc"]))
+    owners = []
+    for el in applicants:
+        if el.get("app-type") != "applicant-inventor":
+            v = _party_values(el)
+            owners.append(party(v["orgname"] or v["name"] or person(None, v["first"], v["last"], None)["name"],
+                                v["cc"], "applicant"))
+    for el in nodes(bib, "assignees/assignee"):
+        v = _party_values(el)
+        owners.append(party(v["orgname"] or v["name"] or person(None, v["first"], v["last"], None)["name"],
+                            v["cc"], "assignee"))
+    return inventors, owners
+
+
+def priorities(bib: etree._Element) -> list[dict]:
+    out = []
+    for el in nodes(bib, "priority-claims/priority-claim"):
+        v = extract(el, PRIORITY_FIELDS)
+        out.append({"country": v["country"], "number": safe_app_number(v["country"], v["number"]),
+                    "date": v["date"]})
+    return out
+
+
+def relation_name(tag: str) -> str:
+    """`us-provisional-application` -> provisional, `continuation-in-part` kept, `us-` dropped."""
+    name = tag.removeprefix("us-")
+    return "provisional" if name == "provisional-application" else name
+
+
+def related(bib: etree._Element) -> list[dict]:
+    out = []
+    for rel in nodes(bib, "us-related-documents/*"):
+        if not isinstance(rel.tag, str):
+            continue
+        for holder in nodes(rel, "relation/parent-doc") or [rel]:
+            v = extract(holder, DOC_ID)
+            if v["number"]:
+                out.append({"relation": relation_name(rel.tag), "country": v["country"] or "US",
+                            "number": safe_app_number(v["country"], v["number"]), "date": v["date"]})
+    return out
+
+
+def citations(bib: etree._Element) -> list[Citation]:
+    out = []
+    for el in nodes(bib, CITATIONS):
+        category = first_text(el, "category")
+        cit = Citation(category=report_category(category), cited_by=cited_by_of(category))
+        pat = el.find("patcit")
+        if pat is not None:
+            v = extract(pat, DOC_ID)
+            cit.cited_pub_id = safe_pub_id(v["country"], v["number"], v["kind"])
+            if cit.cited_pub_id is None:
+                cit.cited_npl = " ".join(str(x) for x in (v["country"], v["number"], v["kind"]) if x) or None
+        else:
+            cit.cited_npl = flatten(el.find("nplcit")) or None
+        out.append(cit)
+    return out
+
+
+def _ref_number(idref: str | None, ids: dict[str, int | None]) -> int | None:
+    if idref in ids:
+        return ids[idref]
+    m = re.search(r"\d+", idref or "")
+    return int(m.group()) if m else None
+
+
+def claims(root: etree._Element) -> list[Claim]:
+    """Claims with nested claim-text on separate lines; claim-ref idrefs resolved to claim numbers."""
+    els = nodes(root, "claims/claim")
+    ids = {el.get("id"): int_or_none(el.get("num")) for el in els}
+    out = []
+    for el in els:
+        refs = [_ref_number(r.get("idref"), ids) for r in el.iter("claim-ref")]
+        text = strip_claim_number(flatten(el, breaks={"claim-text"}))
+        out.append(Claim(int_or_none(el.get("num")), text, [r for r in refs if r]))
+    return out
+
+
+def parse_v4(root: etree._Element) -> Doc:
+    """A v4.x grant or application -> Doc."""
+    bib = _bib(root)
+    pub = extract(bib.find("publication-reference"), DOC_ID)
+    app = extract(bib.find("application-reference"), DOC_ID)
+    fields = extract(bib, BIB_FIELDS)
+    if not pub["number"]:
+        raise ValueError("publication-reference has no doc-number")
+    is_app = root.tag == "us-patent-application"
+    app_number = safe_app_number(app["country"], app["number"])
+    doc = Doc(country=pub["country"] or upper_or_none(root.get("country")) or "US",
+              doc_number=pub["number"], kind=pub["kind"],
+              pub_date=pub["date"] or yyyymmdd_or_none(root.get("date-publ")),
+              app_date=app["date"], title=fields["title"], lang=lang_or_none(root.get("lang")) or "en",
+              app_id=f"{app['country'] or 'US'}-{app_number}" if app_number else None)
+    doc.doc_type = doc_type_of(pub["number"], is_app)
+    if doc.doc_type == "utility" and fields["appl_type"] in ("design", "plant", "reissue", "sir"):
+        doc.doc_type = fields["appl_type"]
+    abstract = root.find("abstract")
+    doc.abstract = joined(nodes(abstract, "p")) or (flatten(abstract) or None)
+    doc.ipc, doc.cpc = classifications(bib)
+    doc.inventors, doc.applicants = parties(bib)
+    doc.priorities, doc.related, doc.citations = priorities(bib), related(bib), citations(bib)
+    doc.claims = claims(root)
+    doc.paragraphs = paragraphs(root.find("description"), {"p"}, {"heading"})
+    return doc
