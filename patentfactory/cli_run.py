@@ -25,6 +25,8 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     Storage(out_root).check_writable()
     Storage(data_dir).check_writable()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     from flows.nightly import nightly
 
     started = time.monotonic()

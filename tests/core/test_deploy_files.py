@@ -1,0 +1,39 @@
+"""docker-compose.yml and prefect.yaml stay consistent (no Docker engine here to run them)."""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_compose_services_reference_each_other_consistently():
+    doc = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    services = doc["services"]
+    assert {"postgres", "prefect-server", "minio", "minio-bucket", "worker"} <= set(services)
+    for name, svc in services.items():
+        for dep in (svc.get("depends_on") or {}):
+            assert dep in services, f"{name} depends on unknown service {dep}"
+        for vol in svc.get("volumes") or []:
+            src = vol.split(":", 1)[0]
+            assert src.startswith((".", "/")) or src in doc["volumes"], f"{name}: undeclared volume {src}"
+    for name in ("postgres", "prefect-server", "minio"):
+        assert "healthcheck" in services[name], f"{name} needs a healthcheck"
+    assert services["worker"]["build"] == "."
+    assert "mb --ignore-existing local/patentfactory" in services["minio-bucket"]["entrypoint"]
+
+
+def test_prefect_yaml_entrypoints_exist_and_nightly_is_scheduled():
+    doc = yaml.safe_load((REPO / "prefect.yaml").read_text())
+    names = set()
+    for dep in doc["deployments"]:
+        path, func = dep["entrypoint"].split(":")
+        mod = importlib.import_module(path.removesuffix(".py").replace("/", "."))
+        flow = getattr(mod, func)
+        names.add(flow.name)
+        assert dep["work_pool"]["name"] == "local-pool"
+    assert {"nightly", "build-patenteb", "ingest-uspto", "ingest-lens"} <= names
+    nightly = next(d for d in doc["deployments"] if d["entrypoint"].endswith(":nightly"))
+    assert nightly["schedules"][0]["cron"] == "0 2 * * *"

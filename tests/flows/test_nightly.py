@@ -1,0 +1,36 @@
+"""The nightly flow on Prefect's ephemeral API: generated world -> replica -> ingest -> build -> publish."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.nightly import nightly
+from patentfactory.inspect import inspect_version
+from patentfactory.ledger import Ledger
+from patentfactory.storage import Storage
+
+pytestmark = pytest.mark.slow
+
+
+def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
+    data, out = tmp_path / "data", tmp_path / "published"
+    first = nightly(scale="200", data_dir=str(data), out=str(out), seed=7)
+    assert first["uspto"]["files"] > 0 and first["uspto"]["failed"] == 0
+    assert first["uspto"]["records"]["publications"] > 0
+    assert first["lens"]["records"]["publications"] > 0
+    pe = first["patenteb"]
+    rep = inspect_version(Storage(out), "patenteb", pe["version"])
+    assert rep.ok, rep.problems
+    tasks = {f["task"] for f in rep.manifest["files"]}
+    assert {"retrieval_IN", "title2full", "class_text2ipc3"} <= tasks
+    ledger = Ledger(Storage(data / "warehouse"))
+    assert all(r["parsed_at"] for r in ledger.items("uspto_bulk"))
+
+    second = nightly(scale="200", data_dir=str(data), out=str(out), seed=7)
+    assert second["uspto"]["skipped"] == second["uspto"]["files"], "nothing new upstream: every weekly file skipped"
+    assert second["lens"]["skipped"] == 1
+    assert second["patenteb"]["version"] == pe["version"] and second["patenteb"]["created"] is False
+    manifest = json.loads((out / "patenteb" / pe["version"] / "manifest.json").read_text())
+    assert manifest["leakage"]["no_family_or_text_in_two_splits"]["ok"]
