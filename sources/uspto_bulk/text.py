@@ -62,8 +62,13 @@ def _walk(el: etree._Element, out: list[str], drop: frozenset[str], breaks: froz
         out.append("\n")
 
 
+_PLAIN = re.compile(r"^[^\s\u00a0]+(?: [^\s\u00a0]+)*$")
+
+
 def clean(text: str) -> str:
     """Collapse runs of blanks, strip each line, drop empty lines."""
+    if _PLAIN.match(text):  # the common case: one line, single spaces, nothing to collapse
+        return text
     lines = (_WS.sub(" ", line).strip() for line in text.replace("\r", "\n").split("\n"))
     return "\n".join(line for line in lines if line)
 
@@ -72,6 +77,11 @@ def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterabl
     """Visible text of an element in document order; `breaks` tags start new lines (list items, claim parts)."""
     if el is None:
         return ""
+    if len(el) == 0 and not isinstance(el, etree._Entity) and isinstance(el.tag, str):
+        name = local_name(el.tag)  # leaf fast path (ids, dates, codes): same result as the walk
+        if name in TABLE_TAGS:
+            return TABLE
+        return "" if name in DROP_TAGS or name in drop else clean(el.text or "")
     out: list[str] = []
     _walk(el, out, frozenset(drop), frozenset(breaks) | {"br", "li"})
     return clean("".join(out))
