@@ -1,0 +1,131 @@
+"""Patent-paper matching: names, stemming, margins, and precision/recall on the generator's true pairs."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import numpy as np
+import polars as pl
+import pyoxigraph as ox
+import pytest
+
+from patentfactory.generator import WorldSpec, build_world
+from patentfactory.generator.renderers import render
+from patentfactory.generator.views import inventor_forms
+from schemas import PATENT_PAPER_PAIRS, validate
+from sources.semopenalex import AUTHOR_NS, WORKS_QUERY, parse_sparql_results
+from transforms.matching import (MatchParams, add_margins, explode_aliases, explode_inventors, match_authors,
+                                 match_pairs, normalise_name, porter_stem)
+
+EPOCH = date(1970, 1, 1)
+
+
+def _patents(world) -> pl.DataFrame:
+    """US pre-grant publications as the warehouse holds them (inventors spelled as the XML spells them)."""
+    pubs = world.pubs
+    rows = []
+    for p in np.flatnonzero((pubs["cc"] == "US") & (pubs["kind"] == "A1")).tolist():
+        t = world.text(int(pubs["inv"][p]))
+        rows.append({"pub_id": pubs["pub_id"][p], "title": t.title, "abstract": t.abstract,
+                     "app_date": EPOCH + timedelta(days=int(world.apps["date"][pubs["app"][p]])),
+                     "inventors": [{"name": f"{f} {last}", "first": f, "last": last, "country": person.country}
+                                   for f, last, person in inventor_forms(world, p)]})
+    return pl.DataFrame(rows)
+
+
+def _papers(world, tmp_path) -> pl.DataFrame:
+    """Papers the way the pipeline sees them: rendered N-Quads -> works query -> parse_sparql_results."""
+    path = render(world, tmp_path, ("semopenalex",))["semopenalex"][0]
+    store = ox.Store()
+    store.load(path=str(path), format=ox.RdfFormat.N_QUADS)
+    ids = sorted({a["id"] for p in world.papers for a in p["authors"]})
+    query = WORKS_QUERY.format(values=" ".join(f"<{AUTHOR_NS}{a}>" for a in ids))
+    body = store.query(query, use_default_graph_as_union=True).serialize(format=ox.QueryResultsFormat.JSON)
+    res = parse_sparql_results(body, "local")
+    assert not res.rejects
+    return pl.from_arrow(res.to_arrow()["papers"])
+
+
+@pytest.fixture(scope="module")
+def matched(tmp_path_factory):
+    world = build_world(WorldSpec(scale=2000, seed=11))
+    patents, papers = _patents(world), _papers(world, tmp_path_factory.mktemp("soa"))
+    truth = {(r["pub_id"], r["work_id"]) for r in world.paper_pairs if r["is_true"]}
+    rel = {(r["pub_id"], r["work_id"]): r["relation"] for r in world.paper_pairs}
+    return world, patents, papers, truth, rel
+
+
+def _pr(got: set, truth: set) -> tuple[float, float]:
+    tp = len(got & truth)
+    return tp / max(1, len(got)), tp / max(1, len(truth))
+
+
+def test_precision_first_against_generator_truth(matched):
+    world, patents, papers, truth, rel = matched
+    every_licence = MatchParams(licences=("cc-by", "cc0", "public-domain", "publisher-specific", "cc-by-nc"))
+    out = match_pairs(patents.lazy(), papers.lazy(), every_licence).collect()
+    got = set(zip(out["pub_id"], out["work_id"]))
+    precision, recall = _pr(got, truth)
+    print(f"all licences: {len(got)} pairs, precision {precision:.3f} recall {recall:.3f} of {len(truth)}")
+    assert precision >= 0.95 and recall >= 0.7
+    assert not {rel[k] for k in got if k in rel} & {"near_miss_topic", "near_miss_date", "near_miss_authors"}
+    validate(out.select(PATENT_PAPER_PAIRS.column_names).to_arrow(), PATENT_PAPER_PAIRS)
+    assert out["author_overlap"].min() >= 0.8 and out["day_delta"].is_between(-365, 730).all()
+    assert (out["title_min"] >= 0.15).all() and (out["abstract_max"] >= 0.1).all()
+    assert out["pub_id"].is_unique().all() and out["work_id"].is_unique().all()
+
+
+def test_licence_filter_keeps_only_open_licences(matched):
+    _, patents, papers, truth, _ = matched
+    out = match_pairs(patents.lazy(), papers.lazy()).collect()
+    assert set(out["license"]) <= {"cc-by", "cc0", "public-domain"} and out.height > 0
+    assert _pr(set(zip(out["pub_id"], out["work_id"])), truth)[0] >= 0.95
+
+
+def test_strict_thresholds_only_lose_recall(matched):
+    _, patents, papers, truth, _ = matched
+    loose = match_pairs(patents.lazy(), papers.lazy(), MatchParams(licences=("cc-by", "cc0", "public-domain",
+                                                                             "publisher-specific", "cc-by-nc")))
+    strict = match_pairs(patents.lazy(), papers.lazy(), MatchParams(min_normalised=0.6, licences=(
+        "cc-by", "cc0", "public-domain", "publisher-specific", "cc-by-nc")))
+    a, b = (set(zip(f["pub_id"], f["work_id"])) for f in (loose.collect(), strict.collect()))
+    assert b < a
+
+
+def test_name_normalisation_and_middle_initial_conflict_blocks():
+    keys = pl.DataFrame({"n": ["Jörg-Peter  Müller.", "J. P. MÜLLER", "Ōno Kōno"]}).select(normalise_name(pl.col("n")))
+    assert keys["n"].to_list() == ["jorg peter muller", "j p muller", "ono kono"]
+    patents = pl.LazyFrame({"pub_id": ["P1"], "inventors": [[
+        {"name": None, "first": "John A.", "last": "Smith", "country": "US"},
+        {"name": None, "first": "Mary", "last": "Jones", "country": "US"}]]})
+    papers = pl.LazyFrame({"work_id": ["W1", "W2"], "authors": [
+        [{"id": "A1", "name": "John B. Smith", "alt_names": ["J. B. Smith"]}],
+        [{"id": "A2", "name": "John Smith", "alt_names": []}, {"id": "A3", "name": "Mary K. Jones", "alt_names": []}]]})
+    m = match_authors(explode_inventors(patents), explode_aliases(papers)).collect()
+    assert sorted(zip(m["work_id"], m["author_id"], m["exact"])) == [("W2", "A2", False), ("W2", "A3", False)]
+    strict = match_authors(explode_inventors(patents), explode_aliases(papers), allow_middle_drop=False).collect()
+    assert strict.height == 0
+
+
+def test_porter_stemmer_reference_words():
+    words = {"caresses": "caress", "ponies": "poni", "relational": "relat", "conditional": "condit",
+             "hopping": "hop", "agreed": "agre", "generalizations": "gener", "oscillators": "oscil",
+             "electrical": "electr", "adjustment": "adjust", "sky": "sky", "rate": "rate", "controll": "control"}
+    assert {w: porter_stem(w) for w in words} == words
+
+
+def test_margins_need_three_of_four_wins():
+    pairs = pl.LazyFrame({"pub_id": ["P", "P", "Q"], "work_id": ["W1", "W2", "W3"],
+                          "title_min": [0.9, 0.5, 0.4], "title_max": [0.8, 0.75, 0.3],
+                          "abstract_min": [0.9, 0.6, 0.4], "abstract_max": [0.7, 0.5, 0.3]})
+    out = add_margins(pairs, MatchParams()).collect().sort("work_id")
+    assert out["n_wins"].to_list() == [3, 0, 4]
+    assert out["margin"].to_list()[0] == pytest.approx(0.2) and out["margin"][2] is None
+
+
+def test_literal_spec_competitors_mode_is_available(matched):
+    _, patents, papers, truth, _ = matched
+    literal = match_pairs(patents.lazy(), papers.lazy(), MatchParams(competitors="scored")).collect()
+    default = match_pairs(patents.lazy(), papers.lazy()).collect()
+    assert set(zip(default["pub_id"], default["work_id"])) <= set(zip(literal["pub_id"], literal["work_id"]))
+    with pytest.raises(ValueError):
+        match_pairs(patents.lazy(), papers.lazy(), MatchParams(competitors="nobody")).collect()
