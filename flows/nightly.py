@@ -1,23 +1,27 @@
-"""Flow `nightly`: world (offline) or live upstreams -> ingest -> build -> publish -> verify.
+"""Flow `nightly`: world -> local replica -> ingest -> build every dataset -> publish -> verify.
 
-Offline (the default) serves the sample or a generated world through the local replica, so
-the same clients run as against the live services; only the base URL differs.
+Offline by default: the sample (or a generated) world is served by the local replica under the
+real services' paths, so the same clients run as against the live services; only base URLs and
+credentials differ (the replica accepts any credentials).
 """
 from __future__ import annotations
 
+import os
 from datetime import date
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 
-from patentfactory import stages
 from patentfactory.upstream import Replica
 
+from .build_ipbench import build_ipbench
 from .build_patenteb import build_patenteb
+from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
 from .ingest_uspto import ingest_uspto_task
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
+REPLICA_CREDENTIALS = {"EPO_OPS_KEY": "replica-key", "EPO_OPS_SECRET": "replica-secret"}
 
 
 @task(name="prepare-world")
@@ -39,10 +43,14 @@ def lens_files(world: str) -> list[str]:
 def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337) -> dict:
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)
+    profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
+    for key, value in REPLICA_CREDENTIALS.items():
+        os.environ.setdefault(key, value)
     with Replica(world) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_uspto_task(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
-    lens = ingest_lens_task(data_dir, lens_files(world))
-    profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
+        lens = ingest_lens_task(data_dir, lens_files(world))
+        patentcr = build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2")
     patenteb = build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile)
-    return {"uspto": uspto, "lens": lens, "patenteb": patenteb}
+    ipbench = build_ipbench(data_dir=data_dir, out=out, seed=seed)
+    return {"uspto": uspto, "lens": lens, "patenteb": patenteb, "patentcr": patentcr, "ipbench": ipbench}

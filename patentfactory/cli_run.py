@@ -31,11 +31,12 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
 
     started = time.monotonic()
     result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed)
-    pe = result["patenteb"]
     out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
     out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
-    out.print(f"[green]published[/] patenteb {pe['version']} ({pe['files']} files, verified) under {out_root} "
-              f"in {time.monotonic() - started:.0f}s")
+    for name in ("patenteb", "patentcr", "ipbench"):
+        pub = result[name]
+        out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
+    out.print(f"done in {time.monotonic() - started:.0f}s; datasets under {out_root}")
 
 
 @build_app.command("patenteb")

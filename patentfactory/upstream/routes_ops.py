@@ -18,6 +18,8 @@ GREEN = "idle (images=green:200, inpadoc=green:60, other=green:1000, retrieval=g
 _tokens: set[str] = set()
 _counter = itertools.count(1)
 _lock = threading.Lock()
+_PUB_DATE = re.compile(rb'<publication-reference>\s*<document-id document-id-type="docdb">.*?<date>(\d{8})</date>',
+                       re.S)
 _PD = re.compile(r'pd\s+within\s+"(\d{8})\s+(\d{8})"')
 
 
@@ -63,7 +65,7 @@ def search(req: Request) -> Response:
     m = _PD.search(req.arg("q", "") or "")
     hits = []
     for biblio in sorted(folder.glob("*/biblio.xml")) if folder.is_dir() else []:
-        day = re.search(rb'date-publ="(\d{8})"', biblio.read_bytes())
+        day = _PUB_DATE.search(biblio.read_bytes())
         if m and (not day or not (m.group(1) <= day.group(1).decode() <= m.group(2))):
             continue
         hits.append(biblio.parent.name)

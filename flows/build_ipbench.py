@@ -1,0 +1,20 @@
+"""Flow `build-ipbench`: the data-derived IPBench tasks from the warehouse -> a verified version."""
+from __future__ import annotations
+
+from prefect import flow, task
+
+from flows.build_patenteb import verify_task
+from patentfactory.build_ipbench import build_and_publish_ipbench
+
+
+@task(name="build-and-publish-ipbench")
+def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: bool) -> dict:
+    pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items, allow_drop=allow_drop)
+    return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
+
+
+@flow(name="build-ipbench")
+def build_ipbench(data_dir: str = "data", out: str = "data/published", seed: int = 1337, max_items: int = 1000,
+                  allow_drop: bool = False) -> dict:
+    pub = build_task(data_dir, out, seed, max_items, allow_drop)
+    return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

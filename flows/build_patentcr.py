@@ -1,0 +1,43 @@
+"""Flow `build-patentcr`: EP claim revisions from OPS (live or the replica) -> verified Patent-CR version."""
+from __future__ import annotations
+
+from datetime import date
+
+from prefect import flow, task
+
+from flows.build_patenteb import verify_task
+from patentfactory.build_patentcr import PatentCRParams, fetch_claim_revisions, ops_client_for, publish_patentcr
+
+
+def _params(start: str, end: str, test_months: list[int], cql_template: str | None, window_days: int) -> PatentCRParams:
+    base = PatentCRParams(start=date.fromisoformat(start), end=date.fromisoformat(end),
+                          test_months=tuple(test_months), window_days=window_days)
+    return PatentCRParams(**{**base.__dict__, "cql_template": cql_template}) if cql_template else base
+
+
+@task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60)
+def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> dict:
+    """Network task (retried): credentials come from the environment via Settings, never from parameters."""
+    from patentfactory.config import Settings
+
+    settings = Settings.load()
+    key = settings.epo_ops_key.get_secret_value() if settings.epo_ops_key else None
+    secret = settings.epo_ops_secret.get_secret_value() if settings.epo_ops_secret else None
+    client = ops_client_for(ops_url or settings.upstreams.ops_base_url, key, secret)
+    return fetch_claim_revisions(data_dir, client, params)
+
+
+@task(name="publish-patentcr")
+def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, allow_drop: bool) -> dict:
+    pub = publish_patentcr(data_dir, out, stats, params, allow_drop=allow_drop)
+    return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
+
+
+@flow(name="build-patentcr")
+def build_patentcr(data_dir: str = "data", out: str = "data/published", ops_url: str | None = None,
+                   start: str = "2024-01-01", end: str = "2024-06-30", test_months: list[int] | None = None,
+                   cql_template: str | None = None, window_days: int = 7, allow_drop: bool = False) -> dict:
+    params = _params(start, end, test_months or [6], cql_template, window_days)
+    stats = fetch_task(data_dir, ops_url, params)
+    pub = publish_task(data_dir, out, stats, params, allow_drop)
+    return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "stats": stats}

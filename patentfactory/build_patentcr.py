@@ -1,0 +1,287 @@
+"""Stage: EPO OPS -> `claim_revisions` (warehouse) -> Patent-CR train/test -> versioned publish.
+
+EP grants (B1) published in a date range are listed with OPS search, one window at a time
+because OPS caps a query at 2,000 results. Per grant: its biblio (date, IPC, kind check), its
+English claims, and the application's claims (A1, else A2). Every response is kept in the raw
+cache and recorded in the ledger, so publish re-reads dates/IPC locally. Grants that cannot give
+a pair (no claims, no application, not English, unchanged) are counted per reason and reported
+in the card and manifest; none is dropped silently.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import asdict, dataclass, field, fields
+from datetime import date, timedelta
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from schemas import CLAIM_REVISIONS
+from sources.epo_ops.client import LIVE_BASE_URL, OpsClient
+from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims
+from transforms.claim_revision import clean_claims, in_range, pair_claims, pair_reason, split_by_month
+
+from .errors import PFError
+from .ingest import Stores
+from .publish import LeakageCheck, Published, Release, publish
+from .stages import stores_for
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+SOURCE = "epo_ops"
+PARSER_VERSION = "patentcr-1"
+FIELDS = ("ep_number", "kind_before", "kind_after", "pub_date_after", "ipc", "claims_before", "claims_after")
+_HIT = re.compile(rb"<country>(\w+)</country>\s*<doc-number>(\w+)</doc-number>\s*<kind>(\w+)</kind>")
+_EN_CLAIMS = re.compile(rb"<(?:\w+:)?claims\b[^>]*\blang=\"en\"", re.I)
+
+
+@dataclass(frozen=True)
+class PatentCRParams:
+    """What a build covers; SPEC: grants of Jan–Jun 2024, June = test."""
+
+    start: date = date(2024, 1, 1)
+    end: date = date(2024, 6, 30)
+    test_months: tuple[int, ...] = (6,)
+    cql_template: str = 'pn=EP and pd within "{lo} {hi}"'
+    window_days: int = 7  # one EP publication Wednesday per query keeps most windows under the cap
+    search_limit: int = 2000
+
+    def as_dict(self) -> dict:
+        return {f.name: str(v) if isinstance(v := getattr(self, f.name), date) else v for f in fields(self)}
+
+
+@dataclass
+class PatentCRStats:
+    """Counts of every grant seen and why it did or did not become a pair."""
+
+    search_queries: int = 0
+    search_hits: int = 0
+    search_truncated_windows: int = 0
+    not_b1: int = 0
+    out_of_range: int = 0
+    grants: int = 0
+    pairs: int = 0
+    ops_404: int = 0
+    ops_404_items: list[str] = field(default_factory=list)
+    dropped: dict[str, int] = field(default_factory=dict)
+    kind_before: dict[str, int] = field(default_factory=dict)
+
+    def drop(self, reason: str, ep: str) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+        log.info("patentcr: %s dropped (%s)", ep, reason)
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["ops_404_items"] = sorted(self.ops_404_items)[:50]
+        return out
+
+
+def windows(start: date, end: date, days: int) -> list[tuple[date, date]]:
+    """Consecutive inclusive windows of `days` covering start..end."""
+    out, lo = [], start
+    while lo <= end:
+        hi = min(lo + timedelta(days=days - 1), end)
+        out.append((lo, hi))
+        lo = hi + timedelta(days=1)
+    return out
+
+
+def list_grants(client: OpsClient, params: PatentCRParams, stats: PatentCRStats) -> list[str]:
+    """Search hits as 'EP.N.B1' names (sorted, unique); other kinds are counted and skipped."""
+    names: set[str] = set()
+    for lo, hi in windows(params.start, params.end, params.window_days):
+        cql = params.cql_template.format(lo=f"{lo:%Y%m%d}", hi=f"{hi:%Y%m%d}")
+        stats.search_queries += 1
+        for page in client.search_pages(cql, limit=params.search_limit):
+            total = re.search(rb'total-result-count="(\d+)"', page)
+            if total and int(total.group(1)) > params.search_limit and b'begin="1"' in page:
+                stats.search_truncated_windows += 1
+                log.warning("OPS search %r has %s hits; only %d are reachable", cql, total.group(1).decode(),
+                            params.search_limit)
+            for cc, num, kind in _HIT.findall(page):
+                stats.search_hits += 1
+                if cc == b"EP" and kind == b"B1":
+                    names.add(f"EP.{num.decode()}.B1")
+                else:
+                    stats.not_b1 += 1
+    return sorted(names)
+
+
+def fetch_item(client: OpsClient, stores: Stores, pub: str, endpoint: str, stats: PatentCRStats) -> bytes | None:
+    """One OPS document (None on 404, counted); the bytes go to the raw cache and the ledger."""
+    data = client.published(pub, endpoint)
+    item = f"{pub}/{endpoint}"
+    if data is None:
+        stats.ops_404 += 1
+        stats.ops_404_items.append(item)
+        return None
+    raw = stores.cache.put_bytes(SOURCE, data, ".xml")
+    stores.ledger.record_fetch(SOURCE, item, raw.sha256, raw.bytes)
+    return data
+
+
+def _claims_en(data: bytes | None, item: str) -> list[str] | None:
+    """English claim texts of one response; [] when the response has no English block."""
+    if data is None:
+        return None
+    if not _EN_CLAIMS.search(data):
+        return []
+    return [r["text"] for r in sorted(parse_ops_claims(data, item, "en").rows["claims"], key=lambda r: r["claim_no"])]
+
+
+def _grant_meta(data: bytes | None, item: str) -> dict | None:
+    rows = parse_ops_biblio(data, item).rows["publications"] if data else []
+    return rows[0] if rows else None
+
+
+def fetch_revision(client: OpsClient, stores: Stores, grant: str, params: PatentCRParams,
+                   stats: PatentCRStats) -> dict | None:
+    """One grant -> a `claim_revisions` row, or None with the reason counted."""
+    ep = "EP-" + grant.split(".")[1]
+    meta = _grant_meta(fetch_item(client, stores, grant, "biblio", stats), f"{grant}/biblio")
+    if meta is None:
+        stats.drop("no_grant_biblio", ep)
+        return None
+    if meta["kind"] != "B1" or not in_range(meta["pub_date"], params.start, params.end):
+        stats.out_of_range += 1
+        return None
+    stats.grants += 1
+    after = _claims_en(fetch_item(client, stores, grant, "claims", stats), f"{grant}/claims")
+    before, kind_before = None, None
+    for kind in ("A1", "A2"):
+        before = _claims_en(fetch_item(client, stores, f"EP.{grant.split('.')[1]}.{kind}", "claims", stats), kind)
+        if before is not None:
+            kind_before = kind
+            break
+    if after == [] or before == []:
+        stats.drop("not_english", ep)
+        return None
+    before_c, after_c = (clean_claims(before) if before is not None else None,
+                         clean_claims(after) if after is not None else None)
+    reason = pair_reason(before_c, after_c)
+    if reason:
+        stats.drop(reason, ep)
+        return None
+    stats.pairs += 1
+    stats.kind_before[kind_before or "?"] = stats.kind_before.get(kind_before or "?", 0) + 1
+    return {"ep_number": ep, "kind_before": kind_before, "claims_before": before_c, "kind_after": "B1",
+            "claims_after": after_c}
+
+
+def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: PatentCRParams = PatentCRParams()) -> dict:
+    """Search, fetch and pair; write the pairs as one warehouse part per date range. Returns stats."""
+    stores = stores_for(data_dir)
+    stats = PatentCRStats()
+    grants = list_grants(client, params, stats)
+    log.info("patentcr: %d B1 grants listed for %s..%s", len(grants), params.start, params.end)
+    rows = [r for r in (fetch_revision(client, stores, g, params, stats) for g in grants) if r]
+    item = f"patentcr_{params.start:%Y%m%d}_{params.end:%Y%m%d}"
+    table = pa.Table.from_pylist(rows, schema=CLAIM_REVISIONS.schema)
+    stores.warehouse.write_part("claim_revisions", item, table)
+    stores.ledger.record_parse(SOURCE, item, PARSER_VERSION, len(rows), sum(stats.dropped.values()))
+    log.info("patentcr: %d pairs, dropped %s, %d OPS 404s", stats.pairs, stats.dropped, stats.ops_404)
+    return stats.as_dict()
+
+
+def read_grant_meta(data_dir: str | Path, ep_numbers: list[str]) -> pl.DataFrame:
+    """(ep_number, pub_date_after, ipc) from the cached B1 biblio responses the ledger points at."""
+    stores = stores_for(data_dir)
+    rows = []
+    for ep in ep_numbers:
+        item = f"EP.{ep.split('-', 1)[1]}.B1/biblio"
+        led = stores.ledger.get(SOURCE, item)
+        if not led or not led.get("sha256"):
+            continue
+        data = stores.cache.storage.read_bytes(stores.cache.rel_for(SOURCE, led["sha256"], ".xml"))
+        meta = _grant_meta(data, item)
+        if meta:
+            rows.append({"ep_number": ep, "pub_date_after": meta["pub_date"], "ipc": meta["ipc"]})
+    schema = {"ep_number": pl.String, "pub_date_after": pl.Date, "ipc": pl.List(pl.String)}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def assemble_pairs(revisions: pl.DataFrame, meta: pl.DataFrame, params: PatentCRParams) -> dict[str, pl.DataFrame]:
+    """Warehouse rows + grant dates/IPC -> the published train/test tables (exact FIELDS order)."""
+    joined = (revisions.lazy().join(meta.lazy(), on="ep_number", how="inner")
+              .filter(pl.col("pub_date_after").is_between(params.start, params.end)))
+    pairs = pair_claims(joined).select(FIELDS).sort("ep_number")
+    return {k: v.collect() for k, v in split_by_month(pairs, params.test_months).items()}
+
+
+def _no_patent_in_two_splits(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+    splits = frames.get("claim_revision", {})
+    seen: dict[str, str] = {}
+    problems = []
+    for split, df in splits.items():
+        for ep in df["ep_number"].to_list():
+            if ep in seen and seen[ep] != split:
+                problems.append(f"{ep} in {seen[ep]} and {split}")
+            seen[ep] = split
+    return problems
+
+
+def _card_sections(stats: dict, params: PatentCRParams, tables: dict[str, pl.DataFrame]) -> dict[str, str]:
+    dropped = stats.get("dropped", {})
+    lines = "\n".join(f"| {k} | {v} |" for k, v in sorted(dropped.items())) or "| (none) | 0 |"
+    sizes = ", ".join(f"{s}: {df.height}" for s, df in sorted(tables.items()))
+    return {
+        "Provenance": (f"EP B1 grants published {params.start} to {params.end}, listed with EPO OPS search "
+                       f"(`{params.cql_template}`, {params.window_days}-day windows). claims_before = English claims "
+                       "of the A1 publication, else A2; claims_after = English claims of the B1. Claims cleaned: "
+                       "leading numbers, reference signs such as '(100)' and whitespace runs removed."),
+        "Split": f"test = grants published in months {list(params.test_months)}; train = the other months ({sizes}).",
+        "Bad input": (f"{stats.get('grants', 0)} grants in range, {stats.get('pairs', 0)} pairs kept; "
+                      f"{stats.get('ops_404', 0)} OPS 404 responses; {stats.get('not_b1', 0)} search hits not EP B1; "
+                      f"{stats.get('out_of_range', 0)} outside the date range; "
+                      f"{stats.get('search_truncated_windows', 0)} search windows over the 2,000-hit cap.\n\n"
+                      f"| dropped because | grants |\n|---|---:|\n{lines}"),
+        "Build statistics": "```json\n" + json.dumps(stats, indent=2, sort_keys=True, default=str) + "\n```",
+    }
+
+
+def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: PatentCRParams = PatentCRParams(),
+                     allow_drop: bool = False) -> Published:
+    """Warehouse `claim_revisions` -> `patentcr/<version>/claim_revision/{train,test}.parquet`."""
+    stores = stores_for(data_dir)
+    revisions = stores.warehouse.frame("claim_revisions")
+    if revisions.height == 0:
+        raise PFError(f"no claim revisions in the warehouse under {data_dir}",
+                      "run `pf build patentcr` against OPS (or the replica) with a range that has EP B1 grants")
+    tables = assemble_pairs(revisions, read_grant_meta(data_dir, revisions["ep_number"].to_list()), params)
+    empty = sorted(s for s, df in tables.items() if df.height == 0)
+    stats = {**stats, "published_rows": {s: df.height for s, df in tables.items()}, "empty_splits": empty}
+    tables = {s: df for s, df in tables.items() if df.height}
+    release = Release(
+        dataset="patentcr", tasks={"claim_revision": tables} if tables else {},
+        config={"params": params.as_dict(), "parser_version": PARSER_VERSION},
+        inputs=stores.ledger.snapshot([SOURCE]),
+        leakage_checks=[LeakageCheck("no_patent_in_two_splits", _no_patent_in_two_splits)],
+        distribution=_by_ipc3(tables), distribution_title="pairs per IPC3 of the grant",
+        card_sections=_card_sections(stats, params, tables), stats=stats)
+    return publish(Storage(out_root), release, allow_drop=allow_drop)
+
+
+def _by_ipc3(tables: dict[str, pl.DataFrame]) -> dict[str, int]:
+    if not tables:
+        return {}
+    ipc3 = pl.concat([df.select(pl.col("ipc").list.first().str.slice(0, 3).fill_null("none").alias("k"))
+                      for df in tables.values()])
+    return dict(ipc3.group_by("k").len().sort("k").iter_rows())
+
+
+def ops_client_for(base_url: str, key: str | None = None, secret: str | None = None) -> OpsClient:
+    """An OpsClient; off the live service (the replica) placeholder credentials are fine, on it they are required."""
+    if not (key and secret) and base_url.rstrip("/") != LIVE_BASE_URL:
+        key, secret = "replica", "replica"
+        return OpsClient(key, secret, base_url, sleep=lambda _s: None)
+    return OpsClient(key or "", secret or "", base_url)
+
+
+def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsClient,
+                               params: PatentCRParams = PatentCRParams(), allow_drop: bool = False) -> Published:
+    """Fetch, pair and publish in one call (the CLI and the flow's single-task path)."""
+    stats = fetch_claim_revisions(data_dir, client, params)
+    return publish_patentcr(data_dir, out_root, stats, params, allow_drop=allow_drop)
