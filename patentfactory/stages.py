@@ -25,30 +25,55 @@ def stores_for(data_dir: str | Path) -> Stores:
     return Stores.at(root.sub("warehouse"), root.sub("raw"))
 
 
+def list_uspto(base_url: str, start: date, end: date, api_key: str | None = None,
+               products: tuple[str, ...] = ("PTGRXML", "APPXML")) -> list[dict]:
+    """The weekly files of each ODP product in the range (plain dicts, so tasks can pass them)."""
+    from sources.odp_bulk import list_product_files, odp_client
+
+    client = odp_client(base_url, api_key)
+    return [asdict(f) for product in products for f in list_product_files(client, product, start, end)]
+
+
+def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_key: str | None = None) -> dict:
+    """One weekly file: skip when the ledger has it parsed (same size, same parser), else fetch + parse."""
+    from sources.odp_bulk import BulkFile, fetch_bulk_file, odp_client
+    from sources.uspto_bulk import parse_file
+
+    bf = BulkFile(**bulk_file)
+    stores = stores_for(data_dir)
+    stats = IngestStats("uspto_bulk")
+    done = stores.ledger.get("uspto_bulk", bf.name)
+    if done and done.get("parsed_at") and done.get("parser_version") == USPTO_PARSER_VERSION \
+            and done.get("bytes") == bf.size:
+        stats.files, stats.skipped = 1, 1
+        return asdict(stats)
+    path = fetch_bulk_file(odp_client(base_url, api_key), bf, Path(data_dir) / "downloads" / "uspto")
+    ingest_file(stores, "uspto_bulk", path, parse_file, USPTO_PARSER_VERSION, stats)
+    return asdict(stats)
+
+
+def merge_stats(source: str, parts: list[dict]) -> dict:
+    total = IngestStats(source)
+    for p in parts:
+        total.files += p["files"]
+        total.skipped += p["skipped"]
+        total.failed += p["failed"]
+        total.rejects += p["rejects"]
+        for table, n in p["records"].items():
+            total.add(table, n)
+    return asdict(total)
+
+
 def ingest_uspto(data_dir: str | Path, base_url: str, start: date, end: date, api_key: str | None = None,
                  products: tuple[str, ...] = ("PTGRXML", "APPXML"),
                  progress: Callable[[str], None] | None = None) -> dict:
     """List weekly files on the ODP bulk API, download what is missing, parse what is new."""
-    from sources.odp_bulk import fetch_bulk_file, list_product_files, odp_client
-    from sources.uspto_bulk import parse_file
-
-    stores = stores_for(data_dir)
-    client = odp_client(base_url, api_key)
-    stats = IngestStats("uspto_bulk")
-    downloads = Path(data_dir) / "downloads" / "uspto"
-    for product in products:
-        for bf in list_product_files(client, product, start, end):
-            done = stores.ledger.get("uspto_bulk", bf.name)
-            if done and done.get("parsed_at") and done.get("parser_version") == USPTO_PARSER_VERSION \
-                    and done.get("bytes") == bf.size:
-                stats.files += 1
-                stats.skipped += 1
-                continue
-            if progress:
-                progress(bf.name)
-            path = fetch_bulk_file(client, bf, downloads)
-            ingest_file(stores, "uspto_bulk", path, parse_file, USPTO_PARSER_VERSION, stats)
-    return asdict(stats)
+    parts = []
+    for f in list_uspto(base_url, start, end, api_key, products):
+        if progress:
+            progress(f["name"])
+        parts.append(ingest_uspto_file(data_dir, base_url, f, api_key))
+    return merge_stats("uspto_bulk", parts)
 
 
 def ingest_lens(data_dir: str | Path, files: list[str | Path],

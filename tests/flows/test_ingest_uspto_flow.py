@@ -1,0 +1,40 @@
+"""`ingest-uspto` against the replica: one task per weekly file, a truncated zip reported and
+left not-done in the ledger, a rerun skipping finished files, a new weekly file the only one parsed."""
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+from flows.ingest_uspto import ingest_uspto
+from patentfactory.generator import WorldSpec, generate_world
+from patentfactory.ledger import Ledger
+from patentfactory.storage import Storage
+from patentfactory.upstream import Replica
+from patentfactory.warehouse import Warehouse
+
+
+def test_weekly_files_ingest_incrementally(tmp_path: Path):
+    world, data = tmp_path / "world", tmp_path / "data"
+    generate_world(world, 150, 3, WorldSpec(150, 3, renderers=("uspto",)))
+    grants = sorted((world / "uspto" / "PTGRXML").glob("*.zip"))
+    held_back = grants[-1]
+    shutil.move(held_back, tmp_path / held_back.name)  # "next week's" file, published later
+    bad = grants[0]
+    good_bytes = bad.read_bytes()
+    bad.write_bytes(good_bytes[: len(good_bytes) // 2])  # a truncated upstream zip
+    with Replica(world) as rep:
+        first = ingest_uspto(str(data), rep.base_url, date(2000, 1, 1), date(2100, 1, 1))
+        assert first["failed"] == 1 and first["records"]["publications"] > 0
+        ledger = Ledger(Storage(data / "warehouse"))
+        assert ledger.get("uspto_bulk", bad.name)["parsed_at"] is None, "a truncated zip is never marked done"
+        rejects = Warehouse(Storage(data / "warehouse")).frame("rejects")
+        assert bad.name in rejects["source_file"].to_list()
+
+        bad.write_bytes(good_bytes)  # upstream fixed the file; next week's file appears
+        shutil.move(tmp_path / held_back.name, held_back)
+        second = ingest_uspto(str(data), rep.base_url, date(2000, 1, 1), date(2100, 1, 1))
+    parsed_now = second["files"] - second["skipped"]
+    assert parsed_now == 2, second  # the repaired file and the new weekly file, nothing else
+    assert second["failed"] == 0
+    assert all(r["parsed_at"] for r in Ledger(Storage(data / "warehouse")).items("uspto_bulk"))
