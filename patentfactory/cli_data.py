@@ -118,3 +118,26 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
     stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, key,
                          progress=lambda n: out.print(f"uspto: {n}"))
     out.print(stats)
+
+
+@ingest_app.command("ops")
+@friendly
+def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", help="file: one number per line")] = None,
+                   query: Annotated[str | None, typer.Option("--query", help="OPS CQL, e.g. 'pn=EP and pd=2024'")] = None,
+                   data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                   base_url: Annotated[str | None, typer.Option(help="OPS base URL (replica or live)")] = None) -> None:
+    """EPO OPS biblio + claims into the warehouse (credentials from EPO_OPS_KEY / EPO_OPS_SECRET)."""
+    from .ingest_ops import OpsIngestStats, ingest_ops, read_numbers, search_numbers
+    from flows.ingest_ops import _client
+
+    if (numbers is None) == (query is None):
+        raise PFError("give exactly one of --numbers FILE or --query CQL", "e.g. --numbers ep_numbers.txt")
+    client = _client(base_url)
+    if numbers is not None:
+        parsed = OpsIngestStats()
+        docs = read_numbers(numbers.read_text(), parsed)
+        if parsed.bad_numbers:
+            out.print(f"skipped {len(parsed.bad_numbers)} unreadable numbers, first: {parsed.bad_numbers[0]!r}")
+    else:
+        docs = search_numbers(client, query or "")
+    out.print(ingest_ops(data_dir, client, docs))

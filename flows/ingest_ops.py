@@ -1,0 +1,28 @@
+"""Flow `ingest-ops`: EPO OPS biblio + claims for a list of numbers or a CQL query."""
+from __future__ import annotations
+
+from prefect import flow, task
+
+from patentfactory.build_patentcr import ops_client_for
+from patentfactory.config import Settings
+from patentfactory.ingest_ops import ingest_ops, search_numbers
+
+
+def _client(base_url: str | None):
+    s = Settings.load()
+    return ops_client_for(base_url or s.upstreams.ops_base_url,
+                          s.epo_ops_key.get_secret_value() if s.epo_ops_key else None,
+                          s.epo_ops_secret.get_secret_value() if s.epo_ops_secret else None)
+
+
+@task(name="ingest-ops-documents", retries=2, retry_delay_seconds=60)
+def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | None, query: str | None) -> dict:
+    client = _client(base_url)
+    docs = numbers if numbers else search_numbers(client, query or "")
+    return ingest_ops(data_dir, client, docs)
+
+
+@flow(name="ingest-ops")
+def ingest_ops_flow(data_dir: str = "data", base_url: str | None = None, numbers: list[str] | None = None,
+                    query: str | None = None) -> dict:
+    return ingest_ops_task(data_dir, base_url, numbers, query)
