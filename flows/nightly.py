@@ -15,9 +15,11 @@ from prefect import flow, get_run_logger, task
 from patentfactory.upstream import Replica
 
 from .build_ipbench import build_ipbench
+from .build_pilot import build_pilot
 from .build_patenteb import build_patenteb
 from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
+from .ingest_ptab import ingest_ptab_task
 from .ingest_uspto import ingest_uspto_task
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -51,6 +53,10 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
         uspto = ingest_uspto_task(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2")
+        ptab = ingest_ptab_task(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
     patenteb = build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile)
     ipbench = build_ipbench(data_dir=data_dir, out=out, seed=seed)
-    return {"uspto": uspto, "lens": lens, "patenteb": patenteb, "patentcr": patentcr, "ipbench": ipbench}
+    pilot = build_pilot(data_dir=data_dir, out=out, seed=seed,
+                        truth=str(Path(world) / "truth" / "ptab_opinions.parquet"))
+    return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
+            "ipbench": ipbench, "pilot": pilot}

@@ -33,7 +33,7 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed)
     out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
     out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
-    for name in ("patenteb", "patentcr", "ipbench"):
+    for name in ("patenteb", "patentcr", "ipbench", "pilot"):
         pub = result[name]
         out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
     out.print(f"done in {time.monotonic() - started:.0f}s; datasets under {out_root}")

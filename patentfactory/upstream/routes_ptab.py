@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from .routes_core import file_response
 from .server import Request, Response, route
 
 
@@ -39,3 +40,15 @@ def search(req: Request) -> Response:
         return Response.json({"code": 404, "error": "Not Found", "errorDetails": "No matching records found"}, 404)
     return Response.json({"count": len(hits), "requestIdentifier": str(uuid.UUID(int=offset)),
                           "patentAppealDataBag": hits[offset:offset + limit]})
+
+
+@route("GET", r"/api/v1/patent/ptab-files/(?P<rel>.+)")
+def ptab_file(req: Request) -> Response:
+    """Decision PDFs as ODP serves them (`documentData.fileDownloadURI`), from `<world>/ptab/pdfs/`.
+
+    Only the file name matters (the folder part of the URI is year/appeal number); Range is honoured.
+    """
+    if not req.headers.get("X-API-KEY") and not req.headers.get("x-api-key"):
+        return Response.json({"code": 403, "message": "Forbidden", "detailedMessage": "missing X-API-KEY"}, 403)
+    name = req.params["rel"].rsplit("/", 1)[-1]
+    return file_response(req, f"ptab/pdfs/{name}")

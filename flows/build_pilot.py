@@ -1,0 +1,22 @@
+"""Flow `build-pilot`: PILOT-Bench from the warehouse's PTAB decisions, published and verified."""
+from __future__ import annotations
+
+from prefect import flow, task
+
+from patentfactory.build_pilot import build_and_publish_pilot
+
+from .build_patenteb import verify_task
+
+
+@task(name="build-and-publish-pilot")
+def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allow_drop: bool) -> dict:
+    pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, allow_drop=allow_drop)
+    return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
+
+
+@flow(name="build-pilot")
+def build_pilot(data_dir: str = "data", out: str = "data/published", seed: int = 1337, truth: str | None = None,
+                allow_drop: bool = False) -> dict:
+    """`truth`: the generator's `truth/ptab_opinions.parquet` (offline worlds) for the splitter's agreement."""
+    pub = build_pilot_task(data_dir, out, seed, truth, allow_drop)
+    return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -1,0 +1,22 @@
+"""Flow `ingest-ptab`: ODP PTAB decisions (records + decision PDFs, OCR where needed) into the warehouse."""
+from __future__ import annotations
+
+from datetime import date
+
+from prefect import flow, task
+
+from patentfactory import stages
+
+
+@task(name="ingest-ptab-range", retries=2, retry_delay_seconds=30)
+def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
+    from patentfactory.build_pilot import ingest_ptab
+
+    return ingest_ptab(data_dir, base_url, start, end, api_key)
+
+
+@flow(name="ingest-ptab")
+def ingest_ptab(data_dir: str = "data", base_url: str = "https://api.uspto.gov",
+                start: date = date(2006, 1, 1), end: date = date(2100, 1, 1)) -> dict:
+    key = stages.default_settings().uspto_odp_api_key
+    return ingest_ptab_task(data_dir, base_url, start, end, key.get_secret_value() if key else None)

@@ -1,0 +1,194 @@
+"""PILOT-Bench: ingest PTAB decisions (ODP search + decision PDFs) and build/publish the benchmark.
+
+Ingest: search pages from the ODP appeals API (the replica offline) go to the raw cache; each
+decision's PDF is downloaded (resumable) into the raw cache, read (text layer or OCR) and written
+as one `ptab_decisions` warehouse part per decision, recorded in the ledger so a rerun skips it.
+An unreadable PDF is a reject row and a decision row without text (the build counts it).
+Build: SPEC filters -> opinion split -> labels -> alignment to `publications` -> input settings ->
+splits -> `Release` with the per-role agreement against the generator's truth when one is given.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+from urllib.parse import urlparse
+
+import polars as pl
+
+from schemas import PTAB_DECISIONS, REJECTS
+from sources.http import HttpClient, HttpError
+from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
+from sources.ptab_pdf import parse_decision_pdf
+from transforms import opinions, ptab_labels
+from transforms.tasks import pilot
+
+from .ingest import Stores
+from .ledger import Ledger
+from .publish import LeakageCheck, Published, Release, publish
+from .stages import stores_for
+from .storage import Storage
+from .warehouse import Warehouse, part_name
+
+log = logging.getLogger(__name__)
+SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
+PDF_PARSER_VERSION = "ptab-pdf-1"
+
+
+@dataclass
+class PtabIngestStats:
+    pages: int = 0
+    records: int = 0
+    pdfs: int = 0
+    skipped: int = 0
+    rejects: int = 0
+    origins: dict[str, int] = field(default_factory=dict)
+
+
+def _reject(stores: Stores, source: str, item: str, reason: str) -> None:
+    row = {"source": source, "source_file": item, "locator": "pdf", "error_class": "PdfRejected",
+           "message": reason[:500], "snippet": ""}
+    stores.warehouse.write_part("rejects", f"{part_name(item)}.pdf", REJECTS.from_pylist([row]))
+
+
+def _ingest_pdf(stores: Stores, client: HttpClient, row: dict, downloads: Path,
+                stats: PtabIngestStats) -> None:
+    """Download, cache, read one decision PDF; write its `ptab_decisions` part; ledger it."""
+    rec = json.loads(row["raw"])
+    doc = rec.get("documentData") or {}
+    did, uri = row["decision_id"], doc.get("fileDownloadURI") or ""
+    if not stores.ledger.needs_parse(PDF_SOURCE, did, None, PDF_PARSER_VERSION):
+        stats.skipped += 1
+        return
+    try:
+        path = client.download(urlparse(uri).path, downloads / f"{part_name(did)}.pdf",
+                               doc.get("documentSizeQuantity") or None)
+    except (HttpError, OSError, ValueError) as exc:  # not ledgered as parsed: the next run retries
+        stats.rejects += 1
+        _reject(stores, PDF_SOURCE, did, f"download failed: {exc}")
+        return
+    raw = stores.cache.put_file(PDF_SOURCE, path)
+    stores.ledger.record_fetch(PDF_SOURCE, did, raw.sha256, raw.bytes)
+    text = parse_decision_pdf(path.read_bytes())
+    path.unlink(missing_ok=True)
+    stats.pdfs += 1
+    row = {**row, "pdf_sha256": raw.sha256, "text": text.layout_text or None, "text_origin": text.origin}
+    if text.reject:
+        stats.rejects += 1
+        _reject(stores, PDF_SOURCE, did, text.reject)
+        row.update(text=None, text_origin=None)
+    else:
+        stores.warehouse.delete_part("rejects", f"{part_name(did)}.pdf")
+        stats.origins[text.origin or "none"] = stats.origins.get(text.origin or "none", 0) + 1
+    stores.warehouse.write_part("ptab_decisions", did, PTAB_DECISIONS.from_pylist([row]))
+    stores.ledger.record_parse(PDF_SOURCE, did, PDF_PARSER_VERSION, 1, int(bool(text.reject)))
+
+
+def ingest_ptab(data_dir: str | Path, base_url: str, start: date, end: date, api_key: str | None = None,
+                max_records: int | None = None) -> dict:
+    """ODP decisions dated start..end with their PDFs into the warehouse (idempotent)."""
+    stores = stores_for(data_dir)
+    client = ptab_client(base_url, api_key)
+    downloads = Path(data_dir) / "downloads" / "ptab"
+    stats = PtabIngestStats()
+    for offset, page in fetch_decision_pages(client, start, end, max_records=max_records):
+        item = f"search_{start}_{end}_{offset:07d}.json"
+        raw = stores.cache.put_bytes(SEARCH_SOURCE, page, ".json")
+        stores.ledger.record_fetch(SEARCH_SOURCE, item, raw.sha256, raw.bytes)
+        result = parse_search_page(page, item)
+        stats.pages += 1
+        stats.records += result.count("ptab_decisions")
+        if result.rejects:
+            stats.rejects += len(result.rejects)
+            stores.warehouse.write_part("rejects", part_name(item), REJECTS.from_pylist(result.rejects))
+        for row in result.rows.get("ptab_decisions", []):
+            _ingest_pdf(stores, client, row, downloads, stats)
+        stores.ledger.record_parse(SEARCH_SOURCE, item, PDF_PARSER_VERSION, result.count("ptab_decisions"),
+                                   len(result.rejects))
+    log.info("ptab ingest: %s", stats)
+    return asdict(stats)
+
+
+def role_agreement(cases: pl.DataFrame, truth: pl.DataFrame) -> dict:
+    """Per-role P/R/F1 of the splitter against the generator's truth, on the cases in both."""
+    by_doc = {r["document_identifier"]: r for r in truth.iter_rows(named=True)}
+    counts = []
+    for row in cases.select("case_id", "sentences", "roles").iter_rows(named=True):
+        t = by_doc.get(row["case_id"])
+        if t is not None:
+            counts.append(opinions.score_roles(list(zip(row["roles"], row["sentences"])),
+                                               list(zip(t["roles"], t["sentences"]))))
+    return {"decisions": len(counts), "roles": opinions.f1_table(counts)}
+
+
+def build_cases(wh: Warehouse, seed: int, counts: dict[str, int]) -> pl.DataFrame:
+    """Warehouse -> filtered, split, labelled, aligned cases with their split assignment."""
+    dec = wh.frame("ptab_decisions").rename({"decision_id": "case_id"})
+    df = pilot.filter_decisions(pilot.prepare_decisions(dec), counts)
+    df = pilot.filter_split(opinions.split_frame(df), counts)
+    df = ptab_labels.add_labels(df)
+    df = pilot.align_publications(df, wh.frame("publications"), wh.frame("claims"))
+    counts["aligned"] = int(df["pub_id"].is_not_null().sum())
+    counts["unaligned"] = df.height - counts["aligned"]
+    return pilot.assign_splits(pilot.add_settings(df), seed)
+
+
+def _words(df: pl.DataFrame, col: str) -> float:
+    return round(float(df[col].fill_null("").str.split(" ").list.len().mean() or 0.0), 1)
+
+
+def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str) -> dict[str, str]:
+    words = {r: _words(df, r) for r in opinions.ROLES}
+    origin = dict(Counter(df["text_origin"].fill_null("none").to_list()))
+    flagged = int(df["flags"].list.contains("no_examiner_findings").sum())
+    f1 = ("\n".join(f"| {r} | {v['precision']} | {v['recall']} | {v['f1']} | {v['support']} |"
+                    for r, v in agreement["roles"].items()) if agreement else "")
+    return {
+        "Provenance": ("PTAB ex parte decisions from the USPTO Open Data Portal appeals API; decision PDFs read "
+                       f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}."),
+        "Filters": "Counts dropped per SPEC filter, in order:\n```json\n" + json.dumps(counts, indent=2) + "\n```",
+        "Opinion split": (f"Splitter `{splitter}` (cue phrases, spaCy sentencizer). Mean words per case: {words}. "
+                          f"Cases with no examiner sentence (kept, flagged `no_examiner_findings`): {flagged}."
+                          + (f"\n\nAgreement with the generator's ground truth on {agreement['decisions']} decisions "
+                             "(synthetic text, an upper bound for real decisions):\n\n| role | P | R | F1 | support |\n"
+                             "|---|---:|---:|---:|---:|\n" + f1 if agreement else "")),
+        "Alignment": (f"{counts.get('aligned', 0)} cases linked to a US publication by application number "
+                      f"(applications filed 2006+), {counts.get('unaligned', 0)} unlinked; `split_claim` holds "
+                      "linked cases only."),
+        "Tasks": ("`all/test`: every case, for zero-shot evaluation as in the paper. `base` (appellant_arguments + "
+                  "examiner_findings), `merge` (merged_text: one role-neutral text), `split_claim` (base + the "
+                  "application's claims with depends_on): seeded train/val/test 80/10/10 stratified by coarse "
+                  "subdecision; an application is never in two splits. The board's opinion is never an input "
+                  "and is not published. Labels: issue_type, board_authority (multi-label), subdecision_fine "
+                  "(23 + Others), subdecision_coarse (6 + Others)."),
+    }
+
+
+def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
+                            allow_drop: bool = False) -> Published:
+    """Warehouse -> PILOT-Bench tasks -> versioned publish."""
+    root = Storage(data_dir)
+    wh = Warehouse(root.sub("warehouse"))
+    counts: dict[str, int] = {}
+    df = build_cases(wh, seed, counts)
+    if df.height == 0:
+        from .errors import PFError
+        raise PFError(f"no PTAB case survived the filters ({counts})", "run `pf ingest ptab ...` first")
+    agreement = role_agreement(df, pl.read_parquet(truth)) if truth and Path(truth).exists() else None
+    splitter = opinions.RuleSplitter.name
+    release = Release(
+        dataset="pilot", tasks=pilot.build_tasks(df),
+        config={"seed": seed, "splitter": splitter, "fractions": list(pilot.FRACTIONS),
+                "labels": {"issue": list(ptab_labels.ISSUE_LABELS), "authority": list(ptab_labels.AUTHORITY_LABELS),
+                           "fine": list(ptab_labels.FINE_LABELS), "coarse": list(ptab_labels.COARSE_LABELS)}},
+        inputs=Ledger(root.sub("warehouse")).snapshot([SEARCH_SOURCE, PDF_SOURCE, "uspto_bulk"]),
+        leakage_checks=[LeakageCheck("no_case_or_application_in_two_splits", pilot.check_no_case_leak)],
+        distribution=dict(Counter(df["subdecision_coarse"].to_list())),
+        distribution_title="cases per coarse subdecision",
+        card_sections=_card(df, counts, agreement, splitter),
+        stats={"filters": counts, "role_agreement": agreement, "cases": df.height})
+    return publish(Storage(out_root), release, allow_drop=allow_drop)
+

@@ -1,0 +1,48 @@
+"""`pf ingest ptab` and `pf build pilot`: PTAB decisions into the warehouse, PILOT-Bench out of it."""
+from __future__ import annotations
+
+from datetime import date, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import build_app, friendly, ingest_app, out
+from .storage import Storage
+
+
+def _day(value: str) -> date:
+    return datetime.strptime(value, "%Y-%m-%d").date()
+
+
+@ingest_app.command("ptab")
+@friendly
+def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first decision date YYYY-MM-DD")] = "2006-01-01",
+                    end: Annotated[str, typer.Option("--to", help="last decision date YYYY-MM-DD")] = "2100-01-01",
+                    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                    base_url: Annotated[str, typer.Option("--base-url")] = "https://api.uspto.gov") -> None:
+    """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
+    from .build_pilot import ingest_ptab
+    from .stages import default_settings
+
+    Storage(data_dir).check_writable()
+    key = default_settings().uspto_odp_api_key
+    stats = ingest_ptab(data_dir, base_url, _day(start), _day(end), key.get_secret_value() if key else None)
+    out.print(f"ptab: {stats['records']} decisions on {stats['pages']} pages, {stats['pdfs']} PDFs read "
+              f"{stats['origins']}, {stats['skipped']} already done, {stats['rejects']} rejects")
+
+
+@build_app.command("pilot")
+@friendly
+def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                    out_root: Annotated[str, typer.Option("--out")] = "data/published",
+                    seed: Annotated[int, typer.Option()] = 1337,
+                    truth: Annotated[Path | None, typer.Option(help="generator truth/ptab_opinions.parquet")] = None,
+                    allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False
+                    ) -> None:
+    """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
+    Storage(out_root).check_writable()
+    from .build_pilot import build_and_publish_pilot
+
+    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop)
+    out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

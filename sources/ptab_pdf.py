@@ -1,0 +1,176 @@
+"""PTAB decision PDFs -> cleaned text, one origin per page (`pdf` text layer or `ocr`).
+
+Pages whose text layer is (nearly) empty are scans: they are rendered with pypdfium2 at 300 dpi and
+read with tesseract. The decision's `text_origin` is `pdf`, `ocr` or `mixed`. A PDF that cannot be
+read (encrypted, corrupt, no pages) or whose OCR fails becomes a reject reason, never an exception,
+so one bad document does not stop an ingest. Cleaning removes what is layout, not opinion: the
+PTOL-90A cover page with its bibliographic fields, running headers (Appeal / Application), page
+numbers, margin line numbers, line-break hyphenation and non-English paragraphs
+(`transforms.opinions.strip_cover` removes the cover; it is pure text, the build uses it too).
+"""
+from __future__ import annotations
+
+import io
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from transforms.opinions import strip_cover
+
+log = logging.getLogger(__name__)
+MIN_CHARS = 20
+OCR_DPI = 300
+HEADER = re.compile(r"^(Appeal(?: No\.)? \d{4}-\d{6}|Application(?: No\.)? \d{2}/\d{3},\d{3})\s*$")
+PAGE_NO = re.compile(r"^\s*(?:Page )?\d{1,3}\s*$")
+MARGIN_NO = re.compile(r"^(?:5|10|15|20|25|30|35|40|45|50) (?=[A-Za-z(\"'])")
+HYPHEN = re.compile(r"([A-Za-z])-\n([a-z])")
+
+
+@dataclass(frozen=True)
+class PageText:
+    """One page's raw text and where it came from (`pdf` text layer or `ocr`)."""
+    number: int
+    text: str
+    origin: str
+
+
+@dataclass
+class DecisionText:
+    """Cleaned decision text, or a reject reason when the PDF could not be read."""
+    text: str = ""
+    layout_text: str = ""  # cleaned of layout only, cover page still in (the build filters on it)
+    origin: str | None = None
+    pages: list[PageText] = field(default_factory=list)
+    has_cover: bool = False
+    reject: str | None = None
+
+
+class PdfUnreadable(Exception):
+    """The PDF cannot be turned into text; the message is the reject reason."""
+
+
+def _layer_text(page) -> str:  # noqa: ANN001 - pdfplumber Page
+    """Text layer lines; a vertical gap wider than ~0.6 line heights marks a paragraph break."""
+    lines = page.extract_text_lines(return_chars=False)
+    out, prev_bottom = [], None
+    for ln in lines:
+        height = max(ln["bottom"] - ln["top"], 1.0)
+        if prev_bottom is not None and ln["top"] - prev_bottom > 0.6 * height:
+            out.append("")
+        out.append(ln["text"])
+        prev_bottom = ln["bottom"]
+    return "\n".join(out)
+
+
+def _ocr_page(data: bytes, index: int, dpi: int) -> str:
+    """One page rendered and read by tesseract (single-threaded: its OpenMP threads slow small pages 4x)."""
+    import os
+
+    import pypdfium2 as pdfium
+    import pytesseract
+    pdf = pdfium.PdfDocument(data)
+    try:
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+        image = pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
+        return pytesseract.image_to_string(image, lang="eng")
+    finally:
+        pdf.close()
+
+
+def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -> list[PageText]:
+    """Per-page text: the text layer where it has >= `min_chars` characters, OCR otherwise."""
+    import pdfplumber
+    if not data.lstrip()[:5].startswith(b"%PDF"):
+        raise PdfUnreadable("corrupt: not a PDF (no %PDF header)")
+    try:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            layers = [_layer_text(p) or "" for p in pdf.pages]
+    except Exception as exc:  # noqa: BLE001 - pdfminer raises many types for bad files
+        kind = "encrypted" if b"/Encrypt" in data or "password" in repr(exc).lower() else "corrupt"
+        raise PdfUnreadable(f"{kind}: {type(exc).__name__}: {exc}"[:300]) from None
+    if not layers:
+        raise PdfUnreadable("zero pages")
+    pages = []
+    for i, text in enumerate(layers):
+        if len(text.strip()) >= min_chars:
+            pages.append(PageText(i + 1, text, "pdf"))
+            continue
+        try:
+            pages.append(PageText(i + 1, _ocr_page(data, i, dpi), "ocr"))
+        except Exception as exc:  # noqa: BLE001 - tesseract/pdfium failures are a reject, not a crash
+            raise PdfUnreadable(f"ocr failed on page {i + 1}: {type(exc).__name__}: {exc}"[:300]) from None
+    return pages
+
+
+def decision_origin(pages: list[PageText]) -> str:
+    origins = {p.origin for p in pages}
+    return origins.pop() if len(origins) == 1 else "mixed"
+
+
+def strip_layout(text: str) -> str:
+    """Remove running headers (first lines of a page) and the page number (last line of a page)."""
+    lines = text.splitlines()
+    head = 0
+    while head < min(len(lines), 4) and (not lines[head].strip() or HEADER.match(lines[head].strip())):
+        head += 1
+    lines = lines[head:]
+    while lines and (not lines[-1].strip() or PAGE_NO.match(lines[-1])):
+        lines.pop()
+    return "\n".join(lines)
+
+
+def _is_heading(line: str, nxt: str) -> bool:
+    s = line.strip()
+    if not s or len(s) > 60:
+        return False
+    if s.isupper() and any(c.isalpha() for c in s):
+        return True
+    return s[-1] not in ".:;,)" and s[0].isupper() and bool(nxt.strip()) and nxt.strip()[0].isupper() \
+        and not s.endswith(("and", "or", "the", "of"))
+
+
+def to_paragraphs(text: str) -> list[str]:
+    """Lines -> paragraphs: hyphenation joined, margin numbers dropped, headings kept as their own."""
+    kept = [MARGIN_NO.sub("", ln.rstrip()) for ln in text.splitlines() if not PAGE_NO.match(ln)]
+    lines = HYPHEN.sub(r"\1\2", "\n".join(kept)).splitlines()  # after margin numbers: "com-\n5 puter"
+    paras, cur = [], []
+    for i, ln in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if not ln.strip() or _is_heading(ln, nxt):
+            if cur:
+                paras.append(" ".join(cur))
+            cur = []
+            if ln.strip():
+                paras.append(ln.strip())
+            continue
+        cur.append(ln.strip())
+    if cur:
+        paras.append(" ".join(cur))
+    return [re.sub(r"\s+", " ", p) for p in paras if _english(p)]
+
+
+def _english(par: str) -> bool:
+    """Mostly Latin letters: drops non-English (e.g. CJK abstracts of cited art) and OCR garbage."""
+    letters = [c for c in par if c.isalpha()]
+    return bool(letters) and sum(c.isascii() for c in letters) / len(letters) >= 0.8
+
+
+def clean_pages(pages: list[PageText]) -> str:
+    """Pages -> layout-free text (paragraphs separated by blank lines); the cover page is still in."""
+    joined = "\n".join(strip_layout(unicodedata.normalize("NFKC", p.text).replace("\ufffd", "")) for p in pages)
+    return "\n\n".join(to_paragraphs(joined))
+
+
+def parse_decision_pdf(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -> DecisionText:
+    """PDF bytes -> DecisionText (reject reason set instead of raising)."""
+    try:
+        pages = extract_pages(data, min_chars, dpi)
+    except PdfUnreadable as exc:
+        log.warning("decision PDF rejected: %s", exc)
+        return DecisionText(reject=str(exc))
+    layout = clean_pages(pages)
+    text, has_cover = strip_cover(layout)
+    if not text.strip():
+        return DecisionText(origin=decision_origin(pages), pages=pages, reject="no text after cleaning")
+    return DecisionText(text, layout, decision_origin(pages), pages, has_cover)

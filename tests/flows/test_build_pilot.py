@@ -1,0 +1,115 @@
+"""PILOT end to end: generated world (records + PDFs, some scans, some broken) -> replica -> `ingest-ptab`
+-> `build-pilot` -> published and verified; rerun is incremental; the CLI builds the same version."""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+from reportlab.pdfgen import canvas
+from typer.testing import CliRunner
+
+from flows.build_pilot import build_pilot
+from flows.ingest_ptab import ingest_ptab
+from patentfactory import stages
+from patentfactory.generator import generate_world
+from patentfactory.generator.numbering import day
+from patentfactory.generator.renderers import render
+from patentfactory.generator.world import WorldSpec, build_world
+from patentfactory.inspect import inspect_version
+from patentfactory.storage import Storage
+from patentfactory.upstream import Replica
+from patentfactory.warehouse import Warehouse
+
+pytestmark = pytest.mark.slow
+SPEC = WorldSpec(200, 5, renderers=("uspto",), render_from="2010-01-01")
+
+
+def _encrypted() -> bytes:
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, encrypt="owner-only")
+    c.drawString(72, 700, "DECISION ON APPEAL")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _replace_pdf(world: Path, rec_file: Path, data: bytes) -> None:
+    rec = json.loads(rec_file.read_text())
+    (world / "ptab" / "pdfs" / f"{rec['documentData']['documentIdentifier']}.pdf").write_bytes(data)
+    rec["documentData"]["documentSizeQuantity"] = len(data)
+    rec_file.write_text(json.dumps(rec))
+
+
+def make_world(world: Path) -> None:
+    """A small world whose appeals exercise every filter: no cover, separate opinion, pre-2006,
+    unreadable PDFs (encrypted, corrupt) and an exact duplicate record."""
+    generate_world(world, SPEC.scale, SPEC.seed, spec=SPEC)
+    w = build_world(SPEC)
+    ordered = sorted(w.ptab, key=lambda a: a["decision_id"])
+    ordered[2]["standard_cover"] = False
+    ordered[3]["separate_opinion"] = True
+    ordered[4]["decision_date"] = day("2005-06-01")
+    render(w, world, ("ptab",))
+    recs = world / "ptab" / "records"
+    _replace_pdf(world, recs / "6.json", _encrypted())
+    _replace_pdf(world, recs / "7.json", b"%PDF-1.4\n" + bytes(range(256)) * 4)
+    dup = json.loads((recs / "0.json").read_text())
+    old = dup["documentData"]["documentIdentifier"]
+    dup["documentData"]["documentIdentifier"] = new = "00000000-dup0-0000-0000-000000000000"
+    dup["documentData"]["fileDownloadURI"] = dup["documentData"]["fileDownloadURI"].replace(old, new)
+    shutil.copy(world / "ptab" / "pdfs" / f"{old}.pdf", world / "ptab" / "pdfs" / f"{new}.pdf")
+    (recs / "8.json").write_text(json.dumps(dup))
+
+
+def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    world, data, out = tmp_path / "world", tmp_path / "data", tmp_path / "published"
+    make_world(world)
+    monkeypatch.setenv("USPTO_ODP_API_KEY", "replica-key")
+    truth = str(world / "truth" / "ptab_opinions.parquet")
+    with Replica(world) as rep:
+        stages.ingest_uspto(str(data), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+        first = ingest_ptab(data_dir=str(data), base_url=rep.base_url, start=date(2000, 1, 1))
+        assert first["records"] == 9 and first["pdfs"] == 9 and first["rejects"] == 2
+        assert first["origins"]["ocr"] == 2, "both scans went through tesseract"
+        again = ingest_ptab(data_dir=str(data), base_url=rep.base_url, start=date(2000, 1, 1))
+        assert again["skipped"] == 9 and again["pdfs"] == 0
+
+    wh = Warehouse(Storage(data / "warehouse"))
+    dec = wh.frame("ptab_decisions")
+    assert dec.height == 9 and dec["pdf_sha256"].null_count() == 0
+    assert sorted(dec["text_origin"].drop_nulls().unique().to_list()) == ["ocr", "pdf"]
+    rejects = wh.frame("rejects", dedupe=False).filter(pl.col("source") == "ptab_pdf")
+    assert sorted(m.split(":")[0] for m in rejects["message"].to_list()) == ["corrupt", "encrypted"]
+
+    pub = build_pilot(data_dir=str(data), out=str(out), truth=truth)
+    assert pub["created"] is True
+    rep = inspect_version(Storage(out), "pilot", pub["version"])
+    assert rep.ok, rep.problems
+    stats = rep.manifest["stats"]
+    f = stats["filters"]
+    got = (f["input"], f["before_2006"], f["no_text"], f["no_standard_cover"], f["exact_duplicates"])
+    assert got == (9, 1, 2, 1, 1)
+    assert f["separate_opinions"] == 1 and f["kept"] == 3
+    roles = stats["role_agreement"]["roles"]
+    assert all(roles[r]["f1"] >= 0.75 for r in roles), roles  # the board paraphrasing Appellant is missed
+    card = (out / "pilot" / pub["version"] / "README.md").read_text()
+    assert "Agreement with the generator's ground truth" in card and "unlinked" in card
+
+    allt = pl.read_parquet(out / "pilot" / pub["version"] / "all" / "test.parquet")
+    assert allt.height == 3 and "ptab_opinion" not in allt.columns
+    assert set(allt["text_origin"]) == {"ocr", "pdf"} or "ocr" in set(allt["text_origin"])
+    assert all(x.startswith(("Appellant", "In particular", "According")) or "Appellant" in x
+               for x in allt["appellant_arguments"].to_list())
+    tasks = {f["task"] for f in rep.manifest["files"]}
+    assert {"all", "base", "merge"} <= tasks
+
+    import patentfactory.cli_pilot  # noqa: F401  (registers `pf build pilot` until cli.py imports it)
+    from patentfactory.cli import app
+    res = CliRunner().invoke(app, ["build", "pilot", "--data-dir", str(data), "--out", str(out), "--truth", truth])
+    assert res.exit_code == 0, res.output
+    assert f"unchanged pilot {pub['version']}" in res.output

@@ -1,0 +1,76 @@
+"""PILOT labels: exact label sets, outcome normalisation, issue types and board authorities."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from sources.ptab import parse_search_page
+from transforms.ptab_labels import (AUTHORITY_LABELS, COARSE_LABELS, FINE_LABELS, ISSUE_LABELS, add_labels,
+                                    board_authorities, issue_types, normalise_outcome, normalise_statute,
+                                    subdecision_coarse, subdecision_fine)
+
+
+def test_label_sets_are_specs():
+    assert len(FINE_LABELS) == 24 and FINE_LABELS[-1] == "Others"
+    assert len(COARSE_LABELS) == 7 and len(AUTHORITY_LABELS) == 9 and ISSUE_LABELS == ("101", "102", "103", "112",
+                                                                                          "Others")
+    for label in FINE_LABELS[:-1]:
+        assert subdecision_fine(label) == label
+        assert subdecision_fine(label.upper()) == label
+
+
+@pytest.mark.parametrize("raw,fine,coarse", [
+    ("AFFIRMED", "Affirmed", "Affirmed"), ("  affirmed ", "Affirmed", "Affirmed"),
+    ("Affirmed w/ New Ground of Rejection", "Affirmed with New Ground of Rejection",
+     "Affirmed with New Ground of Rejection"),
+    ("Reversed; New Grounds of Rejection", "Reversed with New Ground of Rejection",
+     "Reversed with New Ground of Rejection"),
+    ("Affirmed-In-Part, New Ground", "Affirmed-in-Part with New Ground of Rejection",
+     "Affirmed-in-Part with New Ground of Rejection"),
+    ("affirmed in part", "Affirmed-in-Part", "Affirmed-in-Part"),
+    ("reversed and remanded", "Reversed and Remanded", "Others"),
+    ("Reexamination Affirmed", "Reexam affirmed", "Others"),
+    ("Rehearing Decision - Granted", "Rehearing Decision - Granted", "Others"),
+    ("Vacated", "Vacated", "Others"), ("Denied", "Denied", "Others"),
+    ("Dismissed", "Others", "Others"), (None, "Others", "Others"), ("", "Others", "Others"),
+])
+def test_outcome_normalisation(raw, fine, coarse):
+    assert subdecision_fine(raw) == fine
+    assert subdecision_coarse(fine) == coarse
+
+
+def test_normalise_outcome_and_statutes():
+    assert normalise_outcome("Affirmed  w/New grounds") == "affirmed with new ground of rejection"
+    assert normalise_statute("35 U.S.C. \u00a7 103(a)") == "35 USC 103"
+    assert normalise_statute("37 C.F.R. \u00a7 41.50(B)") == "37 CFR 41.50(b)"
+    assert normalise_statute("37 CFR 1.132") == "37 CFR 1.132" and normalise_statute("Rule 36") is None
+
+
+def test_real_odp_sample_structured_fields(real_samples: Path):
+    res = parse_search_page((real_samples / "ptab-odp" / "search_appeal_decisions.raw.json").read_bytes(), "raw")
+    rows = res.rows["ptab_decisions"]
+    labelled = add_labels(pl.DataFrame(rows).select("outcome", "issue_types", "statutes", "text"))
+    assert labelled["issue_type"].to_list() == [["112"], ["112"]]
+    assert labelled["board_authority"].to_list() == [["Others"], ["Others"]]  # 35 USC 251 -> Others; 134 excluded
+    assert labelled["subdecision_fine"].to_list() == ["Affirmed", "Reversed"]
+    assert labelled["subdecision_coarse"].to_list() == ["Affirmed", "Reversed"]
+
+
+def test_issue_types_multi_label_from_bag_statutes_and_text():
+    assert issue_types(["103", "120"], None) == ["103", "Others"]
+    assert issue_types([], ["35 USC 101", "35 USC 134"]) == ["101"]
+    text = ("Claims 1-3 stand rejected under 35 U.S.C. \u00a7 102. Claim 4 is rejected under 35 U.S.C. \u00a7 112(b). "
+            "Appellant appeals under 35 U.S.C. \u00a7 134(a). We have jurisdiction under 35 U.S.C. \u00a7 6(b).")
+    assert issue_types(None, None, text) == ["102", "112"]
+    assert issue_types(None, None, "") == ["Others"]
+
+
+def test_board_authorities_exclude_boilerplate_and_issue_statutes():
+    assert board_authorities(["35 USC 134"]) == ["Others"]
+    assert board_authorities(["37 CFR 41.50(b)", "35 USC 134", "35 USC 103"]) == ["37 CFR 41.50(b)"]
+    assert board_authorities(["35 USC 161", "37 CFR 1.132"]) == ["37 CFR 1.132", "Others"]
+    text = ("We enter a new ground under 37 C.F.R. \u00a7 41.50(b). No time period may be extended under "
+            "37 C.F.R. \u00a7 1.136(a)(1)(iv).")
+    assert board_authorities([], text) == ["37 CFR 41.50(b)"]

@@ -1,0 +1,138 @@
+"""PILOT-Bench tables from `ptab_decisions`: SPEC filters, alignment, input settings and splits.
+
+Pure frame functions (the build stage owns I/O). Published layout (documented in the card):
+`all/test` = every case (zero-shot evaluation, all input fields), and `base`, `merge`, `split_claim`
+with seeded train/val/test (80/10/10, stratified by coarse subdecision, one application never in two
+splits). The board's opinion is never an input, so it is in no published table.
+"""
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import polars as pl
+
+from transforms.opinions import strip_cover
+from transforms.splits import stable_hash
+
+LABELS = ["issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"]
+META = ["case_id", "appeal_number", "app_id", "decision_date", "text_origin", "flags"]
+FRACTIONS = (0.8, 0.1, 0.1)
+SEPARATE = r"(?i)dissent|concur"
+REHEARING = r"(?i)rehearing|reconsideration"
+
+
+def prepare_decisions(dec: pl.DataFrame) -> pl.DataFrame:
+    """Cover detection/removal plus the record fields the filters need (document name)."""
+    covers = [strip_cover(t) if t else ("", False) for t in dec["text"].to_list()]
+    names = [json.loads(r).get("documentData", {}).get("documentName") if r else None for r in dec["raw"].to_list()]
+    return dec.with_columns(pl.Series("text", [c[0] for c in covers], pl.String),
+                            pl.Series("has_cover", [c[1] for c in covers], pl.Boolean),
+                            pl.Series("document_name", names, pl.String))
+
+
+def _step(df: pl.DataFrame, keep: pl.DataFrame, name: str, counts: dict[str, int]) -> pl.DataFrame:
+    counts[name] = df.height - keep.height
+    return keep
+
+
+def filter_decisions(dec: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
+    """SPEC filters in order, before the split: date, readable text, standard cover, case threads."""
+    counts["input"] = dec.height
+    df = _step(dec, dec.filter(pl.col("decision_date") >= date(2006, 1, 1)), "before_2006", counts)
+    df = _step(df, df.filter(pl.col("text").fill_null("").str.len_chars() > 0), "no_text", counts)
+    df = _step(df, df.filter(pl.col("has_cover")), "no_standard_cover", counts)
+    df = df.sort("decision_date", "case_id")
+    df = _step(df, df.unique(subset=["appeal_number", "app_id", "decision_date", "outcome", "text"], keep="first",
+                             maintain_order=True), "exact_duplicates", counts)
+    rehear = df["decision_type"].fill_null("").str.contains(REHEARING) | \
+        df["document_name"].fill_null("").str.contains(REHEARING)
+    normal = df.filter(~rehear).unique(subset=["document_name", "app_id"], keep="last", maintain_order=True)
+    reh = df.filter(rehear).unique(subset=["document_name", "decision_date"], keep="last", maintain_order=True)
+    df = _step(df, pl.concat([normal, reh]).sort("decision_date", "case_id"), "case_thread_duplicates", counts)
+    return _step(df, df.filter(~df["document_name"].fill_null("").str.contains(SEPARATE)),
+                 "separate_opinion_documents", counts)
+
+
+def filter_split(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
+    """After the opinion split: drop separate opinions and decisions without STATEMENT OF THE CASE / ANALYSIS."""
+    df = _step(df, df.filter(~pl.col("flags").list.contains("separate_opinion")), "separate_opinions", counts)
+    missing = pl.col("flags").list.contains("missing_statement_of_the_case") | \
+        pl.col("flags").list.contains("missing_analysis")
+    df = _step(df, df.filter(~missing), "missing_soc_or_analysis", counts)
+    counts["kept"] = df.height
+    return df
+
+
+def align_publications(df: pl.DataFrame, pubs: pl.DataFrame, claims: pl.DataFrame) -> pl.DataFrame:
+    """PTAB app_id -> one representative US publication (latest on/before the decision, else earliest
+    after) of an application filed 2006 or later, with its claims (depends_on kept). Unmatched: nulls."""
+    cand = (pubs.filter((pl.col("country") == "US") & (pl.col("app_date") >= date(2006, 1, 1)))
+            .select("app_id", "pub_id", "pub_date"))
+    pairs = df.select("case_id", "app_id", "decision_date").join(cand, on="app_id", how="inner")
+    pairs = pairs.with_columns((pl.col("pub_date") > pl.col("decision_date")).alias("after"),
+                               (pl.col("pub_date") - pl.col("decision_date")).abs().alias("gap"))
+    best = pairs.sort("case_id", "after", "gap", "pub_id").unique(subset=["case_id"], keep="first")
+    claim_lists = (claims.sort("pub_id", "claim_no")
+                   .group_by("pub_id", maintain_order=True)
+                   .agg(pl.struct("claim_no", "text", "depends_on").alias("claims")))
+    out = df.join(best.select("case_id", "pub_id"), on="case_id", how="left")
+    return out.join(claim_lists, on="pub_id", how="left")
+
+
+def add_settings(df: pl.DataFrame) -> pl.DataFrame:
+    """Input settings: `merged_text` is the role-neutral text of every non-board sentence in order."""
+    merged = [" ".join(s for s, r in zip(sents, roles) if r != "ptab_opinion")
+              for sents, roles in zip(df["sentences"].to_list(), df["roles"].to_list())]
+    return df.with_columns(pl.Series("merged_text", merged, pl.String))
+
+
+def assign_splits(df: pl.DataFrame, seed: int) -> pl.DataFrame:
+    """Seeded 80/10/10 per coarse subdecision by rank of a stable hash; then an application's cases
+    all follow its first case, so no application is in two splits."""
+    ranked = df.with_columns(stable_hash(pl.col("case_id"), seed).alias("_h")).with_columns(
+        ((pl.col("_h").rank("ordinal").over("subdecision_coarse") - 1)
+         / pl.len().over("subdecision_coarse")).alias("_q"))
+    ranked = ranked.with_columns(pl.when(pl.col("_q") < FRACTIONS[0]).then(pl.lit("train"))
+                                 .when(pl.col("_q") < FRACTIONS[0] + FRACTIONS[1]).then(pl.lit("val"))
+                                 .otherwise(pl.lit("test")).alias("split"))
+    first = ranked.sort("decision_date", "case_id").group_by("app_id", maintain_order=True).agg(
+        pl.col("split").first().alias("_app_split"))
+    return ranked.join(first, on="app_id", how="left").with_columns(
+        pl.col("_app_split").alias("split")).drop("_h", "_q", "_app_split")
+
+
+TASK_FIELDS = {
+    "base": ["appellant_arguments", "examiner_findings"],
+    "merge": ["merged_text"],
+    "split_claim": ["appellant_arguments", "examiner_findings", "pub_id", "claims"],
+}
+
+
+def build_tasks(df: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
+    """Task tables per split (empty ones left out; split_claim only for aligned cases)."""
+    tasks: dict[str, dict[str, pl.DataFrame]] = {}
+    every = ["appellant_arguments", "examiner_findings", "merged_text", "pub_id", "claims"]
+    tasks["all"] = {"test": df.select(*META, *every, *LABELS)}
+    for task, fields in TASK_FIELDS.items():
+        rows = df.filter(pl.col("pub_id").is_not_null()) if task == "split_claim" else df
+        splits = {s: rows.filter(pl.col("split") == s).select(*META, *fields, *LABELS)
+                  for s in ("train", "val", "test")}
+        kept = {s: t for s, t in splits.items() if t.height}
+        if kept:
+            tasks[task] = kept
+    return tasks
+
+
+def check_no_case_leak(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+    """No case and no application in two splits of one task."""
+    problems = []
+    for task, splits in frames.items():
+        for col in ("case_id", "app_id"):
+            seen: dict[str, str] = {}
+            for split, table in sorted(splits.items()):
+                for v in table[col].to_list():
+                    if v in seen and seen[v] != split:
+                        problems.append(f"task {task}: {col} {v} in {seen[v]} and {split}")
+                    seen[v] = split
+    return problems
