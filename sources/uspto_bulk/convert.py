@@ -140,6 +140,12 @@ def country_of(country: str | None, state: str | None = None) -> str | None:
     return None
 
 
+def claim_number_of(claim_id: str | None) -> int | None:
+    """The number in a claim id or reference ('CLM-00012', 'c12') -> 12."""
+    m = re.search(r"\d+", claim_id or "")
+    return int(m.group()) if m else None
+
+
 def strip_claim_number(text: str) -> str:
     """`1. A method ...` -> `A method ...` (claim_no carries the number)."""
     return _CLAIM_NO.sub("", text, count=1)

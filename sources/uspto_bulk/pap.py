@@ -7,12 +7,11 @@ start with a `<number>[0001]</number>` that we drop.
 """
 from __future__ import annotations
 
-import re
 
 from lxml import etree
 
 from .convert import (
-    country_of, normalise_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none,
+    country_of, normalise_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
 from .model import Claim, Doc, Field, extract, first_text, nodes, party, person
@@ -86,17 +85,12 @@ def pap_related(root: etree._Element) -> list[dict]:
     return out
 
 
-def _claim_number(claim_id: str | None) -> int | None:
-    m = re.search(r"\d+", claim_id or "")
-    return int(m.group()) if m else None
-
-
 def pap_claims(root: etree._Element) -> list[Claim]:
     out = []
     for el in nodes(root, "subdoc-claims/claim"):
-        refs = [_claim_number(r.get("depends_on")) for r in el.iter("dependent-claim-reference")]
+        refs = [claim_number_of(r.get("depends_on")) for r in el.iter("dependent-claim-reference")]
         text = strip_claim_number(flatten(el, breaks={"claim-text"}))
-        out.append(Claim(_claim_number(el.get("id")), text, [r for r in refs if r]))
+        out.append(Claim(claim_number_of(el.get("id")), text, [r for r in refs if r]))
     return out
 
 

@@ -7,12 +7,12 @@ follows the published v2.5 DTD layout and is exercised by a synthetic fixture.
 """
 from __future__ import annotations
 
-import re
 
 from lxml import etree
 
 from .convert import (
-    country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number, upper_or_none,
+    country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number,
+    upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, Field, extract, first_text, nodes, party, person
@@ -99,17 +99,12 @@ def patdoc_related(root: etree._Element) -> list[dict]:
     return out
 
 
-def _claim_number(claim_id: str | None) -> int | None:
-    m = re.search(r"\d+", claim_id or "")
-    return int(m.group()) if m else None
-
-
 def patdoc_claims(root: etree._Element) -> list[Claim]:
     out = []
     for el in nodes(root, "SDOCL/CL/CLM"):
-        refs = [_claim_number(r.get("ID")) for r in el.iter("CLREF")]
+        refs = [claim_number_of(r.get("ID")) for r in el.iter("CLREF")]
         text = strip_claim_number(flatten(el, breaks={"PARA"}))
-        out.append(Claim(_claim_number(el.get("ID")), text, [r for r in refs if r]))
+        out.append(Claim(claim_number_of(el.get("ID")), text, [r for r in refs if r]))
     return out
 
 
