@@ -16,6 +16,7 @@ from patentfactory.upstream import Replica
 
 from .build_ipbench import build_ipbench
 from .build_pilot import build_pilot
+from .evaluate import evaluate
 from .build_patenteb import build_patenteb
 from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
@@ -58,5 +59,7 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
     ipbench = build_ipbench(data_dir=data_dir, out=out, seed=seed)
     pilot = build_pilot(data_dir=data_dir, out=out, seed=seed,
                         truth=str(Path(world) / "truth" / "ptab_opinions.parquet"))
+    evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
+             for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr))}
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
-            "ipbench": ipbench, "pilot": pilot}
+            "ipbench": ipbench, "pilot": pilot, "eval": evals}

@@ -36,6 +36,9 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     for name in ("patenteb", "patentcr", "ipbench", "pilot"):
         pub = result[name]
         out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
+    for name, ev in result["eval"].items():
+        means = ", ".join(f"{m}={v:.3f}" for m, v in sorted(ev["overall"].items()))
+        out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}")
     out.print(f"done in {time.monotonic() - started:.0f}s; datasets under {out_root}")
 
 

@@ -35,6 +35,6 @@ def test_prefect_yaml_entrypoints_exist_and_nightly_is_scheduled():
         names.add(flow.name)
         assert dep["work_pool"]["name"] == "local-pool"
     assert {"nightly", "build-patenteb", "build-pilot", "build-patentcr", "build-ipbench", "ingest-uspto", "ingest-lens",
-            "ingest-ptab", "ingest-ops"} <= names
+            "ingest-ptab", "ingest-ops", "evaluate"} <= names
     nightly = next(d for d in doc["deployments"] if d["entrypoint"].endswith(":nightly"))
     assert nightly["schedules"][0]["cron"] == "0 2 * * *"

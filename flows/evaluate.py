@@ -1,0 +1,32 @@
+"""Flow `evaluate`: score a published dataset version with the baselines and write its report.
+
+Wiring only: the task wraps `patentfactory.evaluation`; the report also becomes a Prefect artifact.
+"""
+from __future__ import annotations
+
+from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact
+
+from patentfactory.evaluation import evaluate_dataset, write_report
+from patentfactory.evaluation.report import render_report
+from patentfactory.storage import Storage
+
+
+@task(name="evaluate-dataset")
+def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int | None) -> dict:
+    """Score, write scores.parquet/report.md/scores.png, publish the report as an artifact; small summary out."""
+    storage = Storage(root)
+    result = evaluate_dataset(storage, dataset, version, max_queries=max_queries)
+    paths = write_report(storage, result)
+    create_markdown_artifact(key=f"{dataset}-eval", description=f"{dataset} {result.version} baselines",
+                             markdown=render_report(result))
+    return {"dataset": dataset, "version": result.version, "scores": paths.scores, "report": paths.report,
+            "overall": {model: mean for model, (mean, _n) in result.overall().items()},
+            "skipped": [s.task for s in result.skipped]}
+
+
+@flow(name="evaluate")
+def evaluate(dataset: str, root: str = "data/published", version: str | None = None,
+             max_queries: int | None = None) -> dict:
+    """Evaluate one published version (default LATEST) of `dataset` under `root`."""
+    return evaluate_task(dataset, root, version, max_queries)

