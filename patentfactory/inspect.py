@@ -35,15 +35,21 @@ def split_target(target: str) -> tuple[str, str, str | None]:
     return head or ".", last, None
 
 
-def inspect_version(storage: Storage, dataset: str, version: str | None = None) -> Inspection:
+def read_manifest(storage: Storage, dataset: str, version: str | None = None) -> tuple[str, dict]:
+    """(version, manifest) of the given version or the one `LATEST` names; clear errors when absent."""
     version = version or latest_version(storage, dataset)
     if not version:
         raise PFError(f"no published version of {dataset!r} under {storage.url}",
                       f"run `pf build {dataset} --out {storage.url}` first, or check the root")
     rel = f"{dataset}/{version}/manifest.json"
     if not storage.exists(rel):
-        raise PFError(f"{storage.uri(dataset, version)} has no manifest.json", "the version is incomplete or absent")
-    manifest = json.loads(storage.read_text(rel))
+        raise PFError(f"{storage.uri(dataset, version)} has no manifest.json",
+                      f"the version is incomplete or absent; `pf inspect {storage.url}/{dataset}` lists it")
+    return version, json.loads(storage.read_text(rel))
+
+
+def inspect_version(storage: Storage, dataset: str, version: str | None = None) -> Inspection:
+    version, manifest = read_manifest(storage, dataset, version)
     report = Inspection(dataset, version, manifest)
     for f in manifest["files"]:
         path = f"{dataset}/{version}/{f['path']}"

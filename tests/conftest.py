@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,30 @@ def _offline_env(tmp_path_factory):
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     yield
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def s3_env(monkeypatch):
+    """A local S3 (moto in server mode, real HTTP on loopback) with bucket `bench`; env points at it."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    env = {"PF_S3_ENDPOINT_URL": f"http://127.0.0.1:{port}", "AWS_ACCESS_KEY_ID": "test",
+           "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1"}
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    boto3.client("s3", endpoint_url=env["PF_S3_ENDPOINT_URL"], region_name="us-east-1",
+                 aws_access_key_id="test", aws_secret_access_key="test").create_bucket(Bucket="bench")
+    try:
+        yield env
+    finally:
+        server.stop()

@@ -5,13 +5,11 @@ Eval reads what users read: the Parquet files and `manifest.json`, never the war
 from __future__ import annotations
 
 import io
-import json
 from dataclasses import dataclass
 
 import polars as pl
 
-from ..errors import PFError
-from ..publish import latest_version
+from ..inspect import read_manifest
 from ..storage import Storage
 
 
@@ -39,12 +37,5 @@ class PublishedVersion:
 
 def open_version(storage: Storage, dataset: str, version: str | None = None) -> PublishedVersion:
     """The given version, or the one `LATEST` names; a clear error when there is none."""
-    version = version or latest_version(storage, dataset)
-    if not version:
-        raise PFError(f"no published version of {dataset!r} under {storage.url}",
-                      f"run `pf build {dataset} --out {storage.url}` first, or check --root")
-    rel = f"{dataset}/{version}/manifest.json"
-    if not storage.exists(rel):
-        raise PFError(f"{storage.uri(dataset, version)} has no manifest.json",
-                      f"the version is incomplete or absent; `pf inspect {storage.url}/{dataset}` lists it")
-    return PublishedVersion(storage, dataset, version, json.loads(storage.read_text(rel)))
+    version, manifest = read_manifest(storage, dataset, version)
+    return PublishedVersion(storage, dataset, version, manifest)

@@ -1,38 +1,13 @@
 """Publish to and inspect from `s3://` through a local S3 server (moto in server mode, real HTTP)."""
 from __future__ import annotations
 
-import socket
 from datetime import date
 
-import boto3
 import polars as pl
-import pytest
-from moto.server import ThreadedMotoServer
 
 from patentfactory.inspect import inspect_version
 from patentfactory.publish import Release, latest_version, publish
 from patentfactory.storage import Storage, s3_storage_options
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture()
-def s3_env(monkeypatch):
-    port = _free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    env = {"PF_S3_ENDPOINT_URL": f"http://127.0.0.1:{port}", "AWS_ACCESS_KEY_ID": "test",
-           "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1"}
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    boto3.client("s3", endpoint_url=env["PF_S3_ENDPOINT_URL"], region_name="us-east-1",
-                 aws_access_key_id="test", aws_secret_access_key="test").create_bucket(Bucket="bench")
-    yield env
-    server.stop()
 
 
 def test_publish_inspect_and_read_back_on_s3(s3_env):

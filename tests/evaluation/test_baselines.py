@@ -3,14 +3,11 @@ from __future__ import annotations
 
 import json
 import math
-import socket
 from datetime import date
 from pathlib import Path
 
-import boto3
 import polars as pl
 import pytest
-from moto.server import ThreadedMotoServer
 
 from patentfactory.errors import PFError
 from patentfactory.evaluation import evaluate_dataset, write_report
@@ -166,25 +163,9 @@ def test_evaluate_dataset_dispatches_frame_datasets(tmp_path: Path):
         evaluate_dataset(tmp_path, "pilot", max_queries=0)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture()
-def s3_root(monkeypatch):
-    port = _free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    env = {"PF_S3_ENDPOINT_URL": f"http://127.0.0.1:{port}", "AWS_ACCESS_KEY_ID": "test",
-           "AWS_SECRET_ACCESS_KEY": "test", "AWS_DEFAULT_REGION": "us-east-1"}
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    boto3.client("s3", endpoint_url=env["PF_S3_ENDPOINT_URL"], region_name="us-east-1",
-                 aws_access_key_id="test", aws_secret_access_key="test").create_bucket(Bucket="bench")
-    yield "s3://bench/pub"
-    server.stop()
+def s3_root(s3_env) -> str:
+    return "s3://bench/pub"
 
 
 def test_eval_reads_and_writes_through_s3(s3_root: str):
