@@ -34,5 +34,10 @@ bench: install
 	$(BIN)/python benchmarks/uspto_parse.py
 	$(BIN)/python benchmarks/negatives.py
 
+deploy: install  # registers every deployment in prefect.yaml against $$PREFECT_API_URL
+	@test -n "$$PREFECT_API_URL" || { echo "set PREFECT_API_URL (e.g. http://127.0.0.1:4200/api)"; exit 2; }
+	$(BIN)/prefect work-pool inspect local-pool >/dev/null 2>&1 || $(BIN)/prefect work-pool create local-pool --type process
+	PF_WORKDIR=$(CURDIR) $(BIN)/prefect --no-prompt deploy --all
+
 clean:
 	rm -rf data/world data/raw data/warehouse data/published
