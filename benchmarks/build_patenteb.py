@@ -1,0 +1,68 @@
+"""build-patenteb end to end on a generated world: wall time and peak RSS per stage.
+
+Stages: generate (Lens renderer only) -> ingest Lens JSONL -> build + publish PatenTEB. Each stage
+runs in its own child process so its peak RSS is its own. Goal from the issue: 100k families in
+< 10 min and < 4 GB on 2 cores (the build stage).
+Last line: `build_patenteb_wall: <seconds> s`.
+Usage: python benchmarks/build_patenteb.py [--scale 100000] [--no-model]
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _generate(world: str, scale: int) -> None:
+    from patentfactory.generator import WorldSpec, generate_world
+
+    generate_world(Path(world), scale, 1, WorldSpec(scale, 1, renderers=("lens",)))
+
+
+def _ingest(world: str, data: str) -> None:
+    from patentfactory.stages import ingest_lens
+
+    ingest_lens(data, [Path(world) / "lens" / "lens-export.jsonl"])
+
+
+def _build(data: str, out: str, use_model: bool) -> None:
+    from patentfactory.build_patenteb import build_and_publish_patenteb
+
+    build_and_publish_patenteb(data, out, seed=1, profile="full", use_model=use_model,
+                               overrides={"min_families_per_ipc3": 20})
+
+
+def _run(fn, *args) -> tuple[float, float]:
+    ctx = mp.get_context("spawn")
+    t = time.perf_counter()
+    p = ctx.Process(target=fn, args=args)
+    p.start()
+    p.join()
+    if p.exitcode != 0:
+        raise SystemExit(f"stage {fn.__name__} failed with exit code {p.exitcode}")
+    return time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--scale", type=int, default=100_000)
+    ap.add_argument("--no-model", action="store_true", help="BM25 negatives only, whitespace token counts")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="pf-bench-build-"))
+    world, data, out = str(tmp / "world"), str(tmp / "data"), str(tmp / "published")
+    rows = [("generate", *_run(_generate, world, args.scale)), ("ingest-lens", *_run(_ingest, world, data)),
+            ("build+publish", *_run(_build, data, out, not args.no_model))]
+    for name, wall, rss in rows:
+        print(f"{name:14s} wall {wall:7.1f} s   peak RSS (largest child so far) {rss:7.0f} MB")
+    print(f"scale {args.scale:,} inventions, model={'off' if args.no_model else 'all-MiniLM-L6-v2'}")
+    print(f"build_patenteb_wall: {rows[-1][1]:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
