@@ -14,6 +14,7 @@ from datetime import date
 
 from lxml import etree
 
+from transforms.ipc_symbols import normalise_ipc
 from transforms.patent_ids import PatentIdError, app_id, parse_pub_id, pub_id
 
 from ..records import ParseResult
@@ -23,7 +24,6 @@ SOURCE = "epo_ops"
 NS = {"ops": "http://ops.epo.org", "ex": "http://www.epo.org/exchange", "ft": "http://www.epo.org/fulltext"}
 PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
 
-_IPC = re.compile(r"^\s*([A-HY])\s*(\d{2})\s*([A-Z])\s*(\d{1,4})\s*/\s*(\d{1,6})")
 _CC_SUFFIX = re.compile(r"\s*\[([A-Z]{2})\]\s*$")
 _CLAIM_NO = re.compile(r"^\s*\(?(\d{1,4})\s*[.)]\s*(?=\S)")
 _CLAIM_REF = re.compile(r"\bclaims?\s+(\d+(?:\s*(?:,|or|and|to|through|-|–)\s*(?:claims?\s+)?\d+)*)", re.I)
@@ -35,17 +35,6 @@ CITED_BY = {"examiner": "examiner", "applicant": "applicant"}
 
 
 # ---------- shared converters (also used by sources.lens) ----------
-
-def normalise_ipc(symbol: str | None) -> str | None:
-    """'H04W  84/    20   A I', 'H04W0084200000', 'C07C39/04' -> 'H04W 84/20' (main group unpadded)."""
-    if not symbol:
-        return None
-    m = _IPC.match(symbol.upper())
-    fixed = None if m else re.match(r"^\s*([A-HY]\d{2}[A-Z])(\d{4})(\d{6})", symbol.upper())  # 'H04W0084200000'
-    if fixed:
-        return f"{fixed.group(1)} {int(fixed.group(2))}/{fixed.group(3).rstrip('0').ljust(2, '0')}"
-    return f"{m.group(1)}{m.group(2)}{m.group(3)} {int(m.group(4))}/{m.group(5).zfill(2)}" if m else None
-
 
 def unique(values: list) -> list:
     """Order-preserving dedup (first = main/inventive symbol stays first)."""

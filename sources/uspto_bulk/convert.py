@@ -9,12 +9,11 @@ import logging
 import re
 from datetime import date
 
+from transforms.ipc_symbols import normalise_ipc  # noqa: F401  (re-exported)
 from transforms.patent_ids import PatentIdError, app_id, normalise_number, pub_id
 
 log = logging.getLogger(__name__)
 
-_IPC_SLASH = re.compile(r"^([A-H])\s*(\d{2})\s*([A-Z])\s*0*(\d{1,4})\s*/\s*(\d{1,6})")
-_IPC_FIXED = re.compile(r"^([A-H]\d{2}[A-Z])(.{3})(\d{2,6})\s*$")
 _CLAIM_NO = re.compile(r"^\s*\d+\s*\.\s*(?=\S)")
 _PREFIXES = (("RE", "reissue"), ("PP", "plant"), ("RX", "reexamination"), ("AI", "addition"),
              ("D", "design"), ("H", "sir"), ("T", "defensive-publication"))
@@ -78,24 +77,6 @@ def doc_type_of(number: str | None, is_application: bool = False) -> str:
         if num.startswith(prefix) and num[len(prefix):len(prefix) + 1].isdigit():
             return kind
     return "utility"
-
-
-def normalise_ipc(value: str | None) -> str | None:
-    """Any IPC spelling -> `H04L 29/06`: `H04L 29/06`, `C12N001/20`, `A61B005/00`, fixed-field `H04L 2906`."""
-    text = (value or "").strip().upper()
-    if not text:
-        return None
-    m = _IPC_SLASH.match(text)
-    if m:
-        section, cls, sub, main, group = m.groups()
-        return f"{section}{cls}{sub} {int(main)}/{group.zfill(2)}"
-    m = _IPC_FIXED.match(text.replace("/", " "))
-    if m and m.group(2).strip().isdigit():
-        return f"{m.group(1)} {int(m.group(2))}/{m.group(3)}"
-    if re.fullmatch(r"[A-H]\d{2}[A-Z]", text):
-        return text
-    log.debug("unreadable IPC symbol %r", value)
-    return None
 
 
 def ipc_from_parts(section: str | None, cls: str | None, subclass: str | None,

@@ -63,3 +63,14 @@ def test_round_trip_and_idempotence(cc, prefix, number, pad, kind):
     c, n, k = parse_pub_id(canon)
     assert (c, n, k) == (cc, f"{prefix}{number}", kind)
     assert pub_id(c, n, k) == canon
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ("H04W  84/    20   A I", "H04W 84/20"), ("H04W0084200000", "H04W 84/20"), ("C07C39/04", "C07C 39/04"),
+    ("C12N001/20", "C12N 1/20"), ("H04L 2906", "H04L 29/06"), ("G06F 1730", "G06F 17/30"), ("A61K", "A61K"),
+    ("H04L 29/06", "H04L 29/06"), ("", None), ("rubbish", None),
+])
+def test_one_ipc_normaliser_for_every_source(raw, expected):
+    from transforms.ipc_symbols import normalise_ipc
+
+    assert normalise_ipc(raw) == expected
