@@ -6,7 +6,8 @@ from datetime import date
 from prefect import flow, task
 
 from flows.build_patenteb import verify_task
-from patentfactory.build_patentcr import PatentCRParams, fetch_claim_revisions, ops_client_for, publish_patentcr
+from patentfactory.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
+                                            publish_patentcr)
 
 
 def _params(start: str, end: str, test_months: list[int], cql_template: str | None, window_days: int) -> PatentCRParams:
@@ -20,11 +21,7 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
     from patentfactory.config import Settings
 
-    settings = Settings.load()
-    key = settings.epo_ops_key.get_secret_value() if settings.epo_ops_key else None
-    secret = settings.epo_ops_secret.get_secret_value() if settings.epo_ops_secret else None
-    client = ops_client_for(ops_url or settings.upstreams.ops_base_url, key, secret)
-    return fetch_claim_revisions(data_dir, client, params)
+    return fetch_claim_revisions(data_dir, ops_client_from_settings(Settings.load(), ops_url), params)
 
 
 @task(name="publish-patentcr")

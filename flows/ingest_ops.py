@@ -3,16 +3,13 @@ from __future__ import annotations
 
 from prefect import flow, task
 
-from patentfactory.build_patentcr import ops_client_for
+from patentfactory.build_patentcr import ops_client_from_settings
 from patentfactory.config import Settings
 from patentfactory.ingest_ops import ingest_ops, search_numbers
 
 
 def _client(base_url: str | None):
-    s = Settings.load()
-    return ops_client_for(base_url or s.upstreams.ops_base_url,
-                          s.epo_ops_key.get_secret_value() if s.epo_ops_key else None,
-                          s.epo_ops_secret.get_secret_value() if s.epo_ops_secret else None)
+    return ops_client_from_settings(Settings.load(), base_url)
 
 
 @task(name="ingest-ops-documents", retries=2, retry_delay_seconds=60)

@@ -18,5 +18,4 @@ def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_k
 @flow(name="ingest-ptab")
 def ingest_ptab(data_dir: str = "data", base_url: str = "https://api.uspto.gov",
                 start: date = date(2006, 1, 1), end: date = date(2100, 1, 1)) -> dict:
-    key = stages.default_settings().uspto_odp_api_key
-    return ingest_ptab_task(data_dir, base_url, start, end, key.get_secret_value() if key else None)
+    return ingest_ptab_task(data_dir, base_url, start, end, stages.default_settings().odp_api_key())

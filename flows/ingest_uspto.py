@@ -31,8 +31,7 @@ def ingest_uspto_task(data_dir: str, base_url: str, start: date, end: date, api_
 @flow(name="ingest-uspto")
 def ingest_uspto(data_dir: str = "data", base_url: str = "https://api.uspto.gov",
                  start: date = date(2005, 1, 1), end: date = date(2030, 1, 1)) -> dict:
-    key_secret = stages.default_settings().uspto_odp_api_key
-    key = key_secret.get_secret_value() if key_secret else None
+    key = stages.default_settings().odp_api_key()
     files = list_task(base_url, start, end, key)
     parts = [ingest_file_task(data_dir, base_url, f, key) for f in files]
     return stages.merge_stats("uspto_bulk", parts)

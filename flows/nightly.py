@@ -6,7 +6,6 @@ credentials differ (the replica accepts any credentials).
 """
 from __future__ import annotations
 
-import os
 from datetime import date
 from pathlib import Path
 
@@ -24,7 +23,6 @@ from .ingest_ptab import ingest_ptab_task
 from .ingest_uspto import ingest_uspto_task
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
-REPLICA_CREDENTIALS = {"EPO_OPS_KEY": "replica-key", "EPO_OPS_SECRET": "replica-secret"}
 
 
 @task(name="prepare-world")
@@ -47,8 +45,6 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)
     profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
-    for key, value in REPLICA_CREDENTIALS.items():
-        os.environ.setdefault(key, value)
     with Replica(world) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_uspto_task(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")

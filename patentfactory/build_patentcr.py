@@ -21,9 +21,10 @@ import pyarrow as pa
 
 from schemas import CLAIM_REVISIONS
 from sources.epo_ops.client import LIVE_BASE_URL, OpsClient
-from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims
+from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims, parse_search_hits
 from transforms.claim_revision import clean_claims, in_range, pair_claims, pair_reason, split_by_month
 
+from .config import Settings
 from .errors import PFError
 from .ingest import Stores
 from .publish import LeakageCheck, Published, Release, publish
@@ -34,7 +35,6 @@ log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
 PARSER_VERSION = "patentcr-1"
 FIELDS = ("ep_number", "kind_before", "kind_after", "pub_date_after", "ipc", "claims_before", "claims_after")
-_HIT = re.compile(rb"<country>(\w+)</country>\s*<doc-number>(\w+)</doc-number>\s*<kind>(\w+)</kind>")
 _EN_CLAIMS = re.compile(rb"<(?:\w+:)?claims\b[^>]*\blang=\"en\"", re.I)
 
 
@@ -101,10 +101,10 @@ def list_grants(client: OpsClient, params: PatentCRParams, stats: PatentCRStats)
                 stats.search_truncated_windows += 1
                 log.warning("OPS search %r has %s hits; only %d are reachable", cql, total.group(1).decode(),
                             params.search_limit)
-            for cc, num, kind in _HIT.findall(page):
+            for cc, num, kind in parse_search_hits(page):
                 stats.search_hits += 1
-                if cc == b"EP" and kind == b"B1":
-                    names.add(f"EP.{num.decode()}.B1")
+                if cc == "EP" and kind == "B1":
+                    names.add(f"EP.{num}.B1")
                 else:
                     stats.not_b1 += 1
     return sorted(names)
@@ -278,6 +278,11 @@ def ops_client_for(base_url: str, key: str | None = None, secret: str | None = N
         key, secret = "replica", "replica"
         return OpsClient(key, secret, base_url, sleep=lambda _s: None)
     return OpsClient(key or "", secret or "", base_url)
+
+
+def ops_client_from_settings(settings: Settings, base_url: str | None = None) -> OpsClient:
+    """The OPS client for the configured (or given) base URL with the credentials from the environment."""
+    return ops_client_for(base_url or settings.upstreams.ops_base_url, *settings.ops_credentials())
 
 
 def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsClient,

@@ -23,6 +23,11 @@ def render_plot(distribution: dict[str, int], title: str, top: int = 40) -> byte
     ax.set_title(title)
     ax.set_ylabel("count")
     ax.tick_params(axis="x", labelrotation=90, labelsize=7)
+    return png_bytes(fig)
+
+
+def png_bytes(fig: "plt.Figure") -> bytes:
+    """Lay out, render and close a figure; no Software/time metadata, so the bytes are reproducible."""
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})

@@ -114,8 +114,7 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
         lo, hi = date.fromisoformat(start), date.fromisoformat(end)
     except ValueError:
         raise PFError(f"bad date range {start!r}..{end!r}", "use YYYY-MM-DD") from None
-    key = settings.uspto_odp_api_key.get_secret_value() if settings.uspto_odp_api_key else None
-    stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, key,
+    stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key(),
                          progress=lambda n: out.print(f"uspto: {n}"))
     out.print(stats)
 

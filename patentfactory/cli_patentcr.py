@@ -33,7 +33,7 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
                        cql: Annotated[str | None, typer.Option(help="search template with {lo} {hi}")] = None,
                        allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
     """Build Patent-CR (EP claims before/after grant) through OPS and publish a verified version."""
-    from .build_patentcr import PatentCRParams, build_and_publish_patentcr, ops_client_for
+    from .build_patentcr import PatentCRParams, build_and_publish_patentcr, ops_client_from_settings
     from .config import Settings
 
     try:
@@ -41,12 +41,9 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
     except ValueError:
         raise PFError(f"bad date range {start!r}..{end!r}", "use YYYY-MM-DD") from None
     Storage(out_root).check_writable()
-    settings = Settings.load()
-    key = settings.epo_ops_key.get_secret_value() if settings.epo_ops_key else None
-    secret = settings.epo_ops_secret.get_secret_value() if settings.epo_ops_secret else None
     params = PatentCRParams(start=lo, end=hi, test_months=_months(test_months),
                             **({"cql_template": cql} if cql else {}))
-    client = ops_client_for(ops_url or settings.upstreams.ops_base_url, key, secret)
+    client = ops_client_from_settings(Settings.load(), ops_url)
     pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 

@@ -26,8 +26,7 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
     from .stages import default_settings
 
     Storage(data_dir).check_writable()
-    key = default_settings().uspto_odp_api_key
-    stats = ingest_ptab(data_dir, base_url, _day(start), _day(end), key.get_secret_value() if key else None)
+    stats = ingest_ptab(data_dir, base_url, _day(start), _day(end), default_settings().odp_api_key())
     out.print(f"ptab: {stats['records']} decisions on {stats['pages']} pages, {stats['pdfs']} PDFs read "
               f"{stats['origins']}, {stats['skipped']} already done, {stats['rejects']} rejects")
 

@@ -49,6 +49,13 @@ class Settings(BaseSettings):
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None
 
+    def odp_api_key(self) -> str | None:
+        return self.uspto_odp_api_key.get_secret_value() if self.uspto_odp_api_key else None
+
+    def ops_credentials(self) -> tuple[str | None, str | None]:
+        return (self.epo_ops_key.get_secret_value() if self.epo_ops_key else None,
+                self.epo_ops_secret.get_secret_value() if self.epo_ops_secret else None)
+
     @classmethod
     def load(cls) -> "Settings":
         """PF_* variables plus the unprefixed credential names the services document."""

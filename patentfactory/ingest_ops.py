@@ -8,12 +8,11 @@ cleanly, and the next run continues where this one stopped.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from sources.epo_ops.client import OpsClient, OpsStopped
-from sources.epo_ops.parse import parse_ops
+from sources.epo_ops.parse import parse_ops, parse_search_hits
 from sources.records import ParseResult
 from transforms.patent_ids import PatentIdError, parse_pub_id
 
@@ -25,7 +24,6 @@ log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
 PARSER_VERSION = "ops-1"
 ENDPOINTS = ("biblio", "claims")
-_HIT = re.compile(rb"<country>(\w\w)</country>\s*<doc-number>(\w+)</doc-number>\s*<kind>(\w+)</kind>")
 
 
 @dataclass
@@ -53,8 +51,8 @@ def read_numbers(text: str, stats: OpsIngestStats) -> list[str]:
 
 
 def search_numbers(client: OpsClient, cql: str, limit: int = 2000) -> list[str]:
-    hits = {f"{cc.decode()}.{num.decode()}.{kind.decode()}" for page in client.search_pages(cql, limit=limit)
-            for cc, num, kind in _HIT.findall(page)}
+    hits = {f"{cc}.{num}.{kind}" for page in client.search_pages(cql, limit=limit)
+            for cc, num, kind in parse_search_hits(page)}
     return sorted(hits)
 
 

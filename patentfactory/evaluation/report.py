@@ -6,7 +6,6 @@ and `scores.png` (bar plot of per-task primary scores). All through `Storage`, s
 """
 from __future__ import annotations
 
-import io
 import logging
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from ..card import png_bytes  # noqa: E402
 from ..parquet_io import parquet_bytes  # noqa: E402
 from ..storage import Storage  # noqa: E402
 from .results import EvalResult  # noqa: E402
@@ -58,11 +58,7 @@ def render_plot(result: EvalResult) -> bytes:
     ax.set_title(f"{result.dataset} {result.version}")
     if models:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+    return png_bytes(fig)
 
 
 def _scores_table(result: EvalResult) -> list[str]:

@@ -386,3 +386,11 @@ def parse_ops(data: bytes, source_file: str) -> ParseResult:
     if read_xml(data, source_file, result) is not None:
         result.reject(SOURCE, source_file, "document", "unknown OPS response type", data)
     return result
+
+
+_SEARCH_HIT = re.compile(rb"<country>(\w+)</country>\s*<doc-number>(\w+)</doc-number>\s*<kind>(\w+)</kind>")
+
+
+def parse_search_hits(page: bytes) -> list[tuple[str, str, str]]:
+    """(country, number, kind) of each publication-reference in a published-data search page."""
+    return [(cc.decode(), num.decode(), kind.decode()) for cc, num, kind in _SEARCH_HIT.findall(page)]

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,16 +18,11 @@ from patentfactory import stages
 from patentfactory.generator import generate_world
 from patentfactory.inspect import inspect_version
 from patentfactory.storage import Storage
+from tests.conftest import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _prefect(env: dict, *args: str, timeout: int = 120) -> str:
@@ -40,7 +34,7 @@ def _prefect(env: dict, *args: str, timeout: int = 120) -> str:
 
 @pytest.fixture()
 def prefect_server(tmp_path: Path):
-    port = _port()
+    port = free_port()
     env = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect_home"), "PREFECT_API_URL": f"http://127.0.0.1:{port}/api",
            "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PF_WORKDIR": str(REPO), "HF_HUB_OFFLINE": "1"}
     log = open(tmp_path / "server.log", "wb")

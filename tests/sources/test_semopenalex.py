@@ -21,16 +21,11 @@ import pytest
 from patentfactory.generator import WorldSpec, build_world
 from patentfactory.generator.renderers import render
 from sources.semopenalex import SemOpenAlexClient, SparqlError, normalise_licence, parse_sparql_results
+from tests.conftest import free_port
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparql"
 OXIGRAPH = Path(sys.executable).parent / "oxigraph"
 SAMPLE_WORK = "W2015191210"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +49,7 @@ def endpoint(rendered, real_samples, tmp_path_factory):
     trig = real_samples / "sparql" / "semopenalex-data-sample.trig"
     subprocess.run([exe, "load", "--location", str(store), "--file", str(rendered), str(trig)], check=True,
                    capture_output=True, timeout=60)
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([exe, "serve", "--location", str(store), "--bind", f"127.0.0.1:{port}",
                              "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
