@@ -30,6 +30,21 @@ def as_arrow(table: pa.Table | pl.DataFrame) -> pa.Table:
                                           if k not in (b"pandas",)})
 
 
+def canonical_order(table: pa.Table | pl.DataFrame) -> pa.Table | pl.DataFrame:
+    """Rows sorted by every flat column, so a rebuild from the same inputs writes the same bytes.
+
+    Parallel joins and group-bys do not keep row order; without this a published file's sha256 would
+    change between identical runs. Nested columns ride along (ties among flat columns are rare and stable).
+    """
+    if isinstance(table, pl.DataFrame):
+        flat = [name for name, dtype in table.schema.items() if not dtype.is_nested()]
+        return table.sort(flat, nulls_last=True, maintain_order=True) if flat and table.height > 1 else table
+    flat = [f.name for f in table.schema if not pa.types.is_nested(f.type) and not pa.types.is_dictionary(f.type)]
+    if not flat or table.num_rows < 2:
+        return table
+    return table.sort_by([(name, "ascending") for name in flat])
+
+
 def parquet_bytes(table: pa.Table | pl.DataFrame) -> ParquetBlob:
     """Serialise to Parquet in memory so the hash is known before anything is written."""
     table = as_arrow(table)

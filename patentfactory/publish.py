@@ -26,7 +26,7 @@ from schemas import schema_fingerprint
 from . import __version__
 from .card import PLOT_FILE, render_card, render_plot
 from .errors import PublishError
-from .parquet_io import ParquetBlob, as_arrow, parquet_bytes
+from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ def _stage_blobs(release: Release) -> tuple[dict[str, ParquetBlob], list[dict]]:
     blobs, files = {}, []
     for task in sorted(release.tasks):
         for split in sorted(release.tasks[task]):
-            table = as_arrow(release.tasks[task][split])
+            table = as_arrow(canonical_order(release.tasks[task][split]))
             blob = parquet_bytes(table)
             rel = f"{task}/{split}.parquet"
             blobs[rel] = blob

@@ -103,9 +103,10 @@ def in_range(day: date | None, start: date, end: date) -> bool:
 
 
 def recovered_pairs(built: pl.LazyFrame, truth: pl.LazyFrame) -> pl.LazyFrame:
-    """Truth pairs whose cleaned claims the build reproduced exactly (joined on ep_number)."""
+    """Truth pairs whose cleaned claims the build reproduced exactly, sorted by ep_number (joins do not keep order)."""
     want = truth.select("ep_number", pl.col("claims_before").list.eval(_clean_expr(pl.element())).alias("tb"),
                         pl.col("claims_after").list.eval(_clean_expr(pl.element())).alias("ta"))
     got = built.select("ep_number", pl.col("claims_before").alias("gb"), pl.col("claims_after").alias("ga"))
     return (want.join(got, on="ep_number", how="inner")
-            .filter((pl.col("tb") == pl.col("gb")) & (pl.col("ta") == pl.col("ga"))).select("ep_number"))
+            .filter((pl.col("tb") == pl.col("gb")) & (pl.col("ta") == pl.col("ga"))).select("ep_number")
+            .sort("ep_number"))

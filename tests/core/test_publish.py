@@ -66,6 +66,17 @@ def test_same_inputs_give_byte_identical_files(tmp_path: Path):
         assert (tmp_path / "a/toy" / va / name).read_bytes() == (tmp_path / "b/toy" / vb / name).read_bytes()
 
 
+def test_row_order_of_a_build_does_not_change_the_published_bytes(tmp_path: Path):
+    """Joins and group-bys reorder rows run to run; the published file must not depend on that."""
+    shuffled = {task: {split: df.sample(fraction=1.0, shuffle=True, seed=7) for split, df in splits.items()}
+                for task, splits in _tasks().items()}
+    assert shuffled["class_text2ipc3"]["train"]["family_id"].to_list() != _tasks()["class_text2ipc3"]["train"]["family_id"].to_list()
+    a, b = Storage(tmp_path / "a"), Storage(tmp_path / "b")
+    va, vb = publish(a, _release(), day=DAY).version, publish(b, _release(shuffled), day=DAY).version
+    name = "class_text2ipc3/train.parquet"
+    assert (tmp_path / "a/toy" / va / name).read_bytes() == (tmp_path / "b/toy" / vb / name).read_bytes()
+
+
 def test_republish_identical_is_a_noop(tmp_path: Path):
     st = Storage(tmp_path)
     first = publish(st, _release(), day=DAY)
