@@ -20,6 +20,7 @@ from transforms.families import build_families
 from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, task_specs
 
+from .embedding_cache import EmbeddingCache
 from .ledger import Ledger
 from .publish import LeakageCheck, Published, Release, publish
 from .storage import Storage
@@ -36,7 +37,7 @@ SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min
 
 @lru_cache(maxsize=1)
 def load_model() -> Any:
-    """all-MiniLM-L6-v2 from its pip package, on the CPU, never from a hub."""
+    """all-MiniLM-L6-v2 from its pip package (never from a hub), on a GPU when there is one, else the CPU."""
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -45,7 +46,9 @@ def load_model() -> Any:
     from sentence_transformers import SentenceTransformer
 
     pkg = importlib.import_module(MODEL_PACKAGE)
-    return SentenceTransformer(str(pkg.get_model_path()), device="cpu")
+    import torch
+
+    return SentenceTransformer(str(pkg.get_model_path()), device="cuda" if torch.cuda.is_available() else "cpu")
 
 
 def model_functions() -> tuple[Callable[[list[str]], Any], Callable[[list[str]], list[int]]]:
@@ -108,6 +111,8 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     wh.write_part("families", "derived", families.to_arrow())
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)
+    if encode is not None:
+        encode = EmbeddingCache(root, MODEL_PACKAGE).encoder(encode)
     tasks, stats = build_patenteb(pubs.lazy(), wh.lazy("claims"), wh.lazy("citations"), families.lazy(), params,
                                   encode=encode, count_tokens=count)
     dropped = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)

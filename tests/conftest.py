@@ -10,6 +10,9 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PF_SHARED_DIR", REPO.parent / "shared"))
 REAL_SAMPLES = SHARED / "real-samples"
+# Set before any test module imports prefect (its settings are read once): the default 20 s is too
+# short for the ephemeral API server on a loaded 2-core machine.
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +33,12 @@ def _offline_env(tmp_path_factory):
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     yield
+    # Stop Prefect's ephemeral API server while pytest's streams are still open (its atexit hook
+    # would log to a closed console and print a spurious traceback after the summary).
+    from prefect.server.api.server import SubprocessASGIServer
+
+    for server in list(SubprocessASGIServer._instances.values()):
+        server.stop()
 
 
 def free_port() -> int:

@@ -94,11 +94,14 @@ def _keys_by_split(task_tables: Mapping[str, Mapping[str, pl.DataFrame]]) -> pl.
                     continue
                 kind = "family" if _FAMILY_COLUMN.search(name) else "text"
                 key = pl.col(name) if kind == "family" else normalised_text_hash(pl.col(name)).cast(pl.String)
-                frames.append(df.lazy().select(pl.lit(task).alias("task"), pl.lit(split).alias("split"),
-                                               pl.lit(kind).alias("kind"), key.alias("key")).drop_nulls("key"))
+                # one column at a time: hashing every text column of every task in one parallel plan
+                # held all the lower-cased copies at once (GBs on a 100k-family build)
+                keys = df.lazy().select(key.alias("key")).drop_nulls("key").unique().collect()
+                frames.append(keys.select(pl.lit(task).alias("task"), pl.lit(split).alias("split"),
+                                          pl.lit(kind).alias("kind"), "key"))
     if not frames:
         return pl.DataFrame(schema={"task": pl.String, "split": pl.String, "kind": pl.String, "key": pl.String})
-    return pl.concat(frames).unique().collect()
+    return pl.concat(frames).unique()
 
 
 def check_no_family_leak(task_tables: Mapping[str, Mapping[str, pl.DataFrame]]) -> LeakReport:

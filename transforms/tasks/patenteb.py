@@ -162,10 +162,10 @@ def remove_cross_split_duplicates(raw: Tables, registry: TaskRegistry) -> tuple[
     keys = []
     for task, splits in raw.items():
         for split, df in splits.items():
-            ids = df.select(pl.int_range(pl.len()).alias("_row"), *_text_fields(registry.get(task).spec))
-            keys.append(ids.unpivot(index="_row", value_name="_value").drop_nulls("_value").select(
-                pl.lit(task).alias("task"), pl.lit(_PROTECTION[split]).alias("prio"), "_row",
-                normalised_text_hash(pl.col("_value")).alias("h")))
+            for name in _text_fields(registry.get(task).spec):  # column by column: no long copy of the texts
+                keys.append(df.select(pl.int_range(pl.len()).alias("_row"), pl.col(name)).drop_nulls(name).select(
+                    pl.lit(task).alias("task"), pl.lit(_PROTECTION[split]).alias("prio"), "_row",
+                    normalised_text_hash(pl.col(name)).alias("h")))
     if not keys:
         return raw, {}
     long = pl.concat(keys).with_columns(pl.col("prio").min().over("h").alias("owner"))

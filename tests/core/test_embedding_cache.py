@@ -1,0 +1,42 @@
+"""The embedding cache: only unseen texts reach the encoder, vectors survive a restart unchanged."""
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from patentfactory.embedding_cache import EmbeddingCache
+from patentfactory.storage import Storage
+
+
+class CountingEncoder:
+    """Deterministic 8-d vectors from the text's hash; records every text it was asked to encode."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.seen += texts
+        rows = [np.frombuffer(hashlib.sha256(t.encode()).digest()[:8], dtype=np.uint8) for t in texts]
+        return np.asarray(rows, dtype=np.float32) / 255.0
+
+
+def test_only_new_texts_are_encoded_and_vectors_survive_a_restart(tmp_path):
+    enc = CountingEncoder()
+    cached = EmbeddingCache(Storage(tmp_path), "toy-model").encoder(enc, part_size=2)
+    first = cached(["a pump", "a valve", "a pump", "a gear"])
+    assert sorted(enc.seen) == ["a gear", "a pump", "a valve"]
+    np.testing.assert_array_equal(first, CountingEncoder()(["a pump", "a valve", "a pump", "a gear"]))
+    assert len(list((tmp_path / "cache/embeddings/toy-model").glob("part-*.parquet"))) == 2
+
+    enc2 = CountingEncoder()
+    again = EmbeddingCache(Storage(tmp_path), "toy-model").encoder(enc2)(["a gear", "a rotor", "a pump"])
+    assert enc2.seen == ["a rotor"]
+    np.testing.assert_array_equal(again, CountingEncoder()(["a gear", "a rotor", "a pump"]))
+
+
+def test_models_do_not_share_vectors(tmp_path):
+    EmbeddingCache(Storage(tmp_path), "model-a").encoder(CountingEncoder())(["a pump"])
+    enc = CountingEncoder()
+    EmbeddingCache(Storage(tmp_path), "model-b").encoder(enc)(["a pump"])
+    assert enc.seen == ["a pump"]
