@@ -128,7 +128,7 @@ def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET[/VERSIO
     out.print(f"[green]verified[/] {len(rep.manifest['files'])} files of {rep.dataset} {rep.version}")
 
 
-from . import cli_data, cli_eval, cli_patentcr, cli_pilot, cli_run  # noqa: E402,F401  (registers parse/ingest/run/build/eval commands)
+from . import cli_data, cli_eval, cli_pap2pat, cli_patentcr, cli_pilot, cli_run  # noqa: E402,F401  (registers parse/ingest/run/build/eval commands)
 
 
 def main() -> None:  # pragma: no cover - console entry

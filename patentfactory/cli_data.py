@@ -61,7 +61,7 @@ def write_tables(result: ParseResult, out_path: Path, primary: str) -> dict[str,
 
 @parse_app.callback(invoke_without_command=True)
 def _parse_doc() -> None:
-    """Sources: uspto (zip/xml/APS txt), lens (CSV/JSONL), ops (XML), ptab (ODP JSON)."""
+    """Sources: uspto (zip/xml/APS txt), lens (CSV/JSONL), ops (XML), ptab (ODP JSON), sparql (SemOpenAlex SPARQL JSON results)."""
 
 
 def _parse_command(source: str) -> None:

@@ -5,7 +5,8 @@ through SPARQLWrapper, in small batched `VALUES` queries with an explicit timeou
 endpoints sometimes answer an *empty* result when a query times out server side, so an empty
 answer to a query that must return rows (works of authors we just found) is treated as suspect:
 retried, then split into smaller batches down to single authors, and finally recorded as a reject.
-Every non-empty answer is cached on disk by the hash of (endpoint, query), so a rerun sends nothing.
+Every non-empty answer (and every empty author lookup, where "no such name" is a real answer) is cached
+on disk by the hash of (endpoint, query), so a rerun sends nothing.
 `parse_sparql_results` turns a recorded SPARQL JSON results document of the works query into
 `papers` rows; malformed documents or bindings become rejects, never crashes.
 """
@@ -230,7 +231,8 @@ class SemOpenAlexClient:
             log.warning("semopenalex: empty answer where rows are expected (attempt %d)", attempt + 1)
         if error is not None:
             raise SparqlError(f"{self.endpoint}: {type(error).__name__}: {error}") from error
-        if path is not None and _n_bindings(body) > 0:
+        # an empty answer is cached only where emptiness is a real answer (no author by that name)
+        if path is not None and (_n_bindings(body) > 0 or (not expect_rows and _n_bindings(body) == 0)):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(body)
         return body

@@ -230,12 +230,12 @@ def term_overlaps(cands: pl.LazyFrame, patents: pl.LazyFrame, papers: pl.LazyFra
            .join(terms.select(n_docs.alias("n")), how="cross")
            .select("term", (pl.col("n") / pl.col("df")).log().alias("idf")))
     weighted = terms.join(idf, on="term")
-    mass = weighted.group_by("doc", "field").agg(pl.col("idf").sum().alias("mass"))
+    mass = weighted.group_by("doc", "field").agg(pl.col("idf").sort().sum().alias("mass"))
     c = cands.select("pub_id", "work_id").with_columns(
         pl.concat_str(pl.lit("P:"), "pub_id").alias("pdoc"), pl.concat_str(pl.lit("W:"), "work_id").alias("wdoc"))
     shared = (c.join(weighted.rename({"doc": "pdoc"}), on="pdoc")
               .join(weighted.select(pl.col("doc").alias("wdoc"), "field", "term"), on=["wdoc", "field", "term"])
-              .group_by("pub_id", "work_id", "field").agg(pl.col("idf").sum().alias("shared")))
+              .group_by("pub_id", "work_id", "field").agg(pl.col("idf").sort().sum().alias("shared")))
     grid = (c.join(pl.LazyFrame({"field": ["title", "abstract"]}), how="cross")
             .join(mass.rename({"doc": "pdoc", "mass": "pm"}), on=["pdoc", "field"], how="left")
             .join(mass.rename({"doc": "wdoc", "mass": "wm"}), on=["wdoc", "field"], how="left")
@@ -301,3 +301,21 @@ def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams
     licensed = one_to_one.filter(pl.col("license").is_in(list(params.licences)))
     return licensed.select("pub_id", "work_id", "author_overlap", "day_delta", *SCORES, "margin", "n_matched",
                            "all_exact", "license", "n_wins").sort("pub_id", "work_id")
+
+
+def inventor_query_names(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyFrame:
+    """Distinct (name) spellings to look up on SemOpenAlex for patents with enough inventors.
+
+    The SPARQL lookup matches `foaf:name` / `alternativeName` exactly, so each inventor is asked for
+    as printed, as 'first last', title-cased when printed in capitals ('AMIYA' -> 'Amiya') and with
+    diacritics folded; the matcher then compares normalised names itself."""
+    inv = (patents.select("inventors").filter(pl.col("inventors").list.len() >= min_inventors)
+           .explode("inventors").unnest("inventors"))
+    joined = pl.when(pl.col("first").is_not_null() & pl.col("last").is_not_null()) \
+        .then(pl.concat_str("first", pl.lit(" "), "last"))
+    forms = pl.concat([inv.select(pl.col("name").alias("q")), inv.select(joined.alias("q"))])
+    forms = forms.with_columns(pl.col("q").str.strip_chars().str.replace_all(r"\s+", " "))
+    titled = forms.select(pl.col("q").str.to_titlecase())
+    folded = forms.select(pl.col("q").str.normalize("NFKD").str.replace_all(r"\p{Mn}", ""))
+    return (pl.concat([forms, titled, folded]).drop_nulls().filter(pl.col("q").str.len_chars() > 1)
+            .unique().sort("q"))

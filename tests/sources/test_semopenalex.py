@@ -3,10 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
@@ -20,11 +17,10 @@ import pytest
 
 from patentfactory.generator import WorldSpec, build_world
 from patentfactory.generator.renderers import render
+from patentfactory.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient, SparqlError, normalise_licence, parse_sparql_results
-from tests.conftest import free_port
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparql"
-OXIGRAPH = Path(sys.executable).parent / "oxigraph"
 SAMPLE_WORK = "W2015191210"
 
 
@@ -42,32 +38,9 @@ def rendered(world, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def endpoint(rendered, real_samples, tmp_path_factory):
     """`oxigraph serve` on 127.0.0.1 with the generated quads and the real sample; always stopped."""
-    exe = str(OXIGRAPH) if OXIGRAPH.exists() else shutil.which("oxigraph")
-    if not exe:
-        pytest.fail("oxigraph server binary not found next to the interpreter")
-    store = tmp_path_factory.mktemp("oxistore")
     trig = real_samples / "sparql" / "semopenalex-data-sample.trig"
-    subprocess.run([exe, "load", "--location", str(store), "--file", str(rendered), str(trig)], check=True,
-                   capture_output=True, timeout=60)
-    port = free_port()
-    proc = subprocess.Popen([exe, "serve", "--location", str(store), "--bind", f"127.0.0.1:{port}",
-                             "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        url = f"http://127.0.0.1:{port}/query"
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.05)
+    with sparql_replica([rendered, trig], tmp_path_factory.mktemp("oxistore") / "store", timeout=60) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 # ---------- renderer ----------

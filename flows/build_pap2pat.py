@@ -1,0 +1,36 @@
+"""Flow `build-pap2pat`: SemOpenAlex candidates for the warehouse's US applications -> verified Pap2Pat version."""
+from __future__ import annotations
+
+from datetime import date
+
+from prefect import flow, task
+
+from flows.build_patenteb import verify_task
+from patentfactory.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
+from transforms.tasks.pap2pat import SplitParams
+
+
+@task(name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
+def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams) -> dict:
+    """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
+    from patentfactory.config import Settings
+
+    return ingest_semopenalex(data_dir, endpoint or Settings.load().upstreams.sparql_endpoint, params)
+
+
+@task(name="publish-pap2pat")
+def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
+                 allow_drop: bool) -> dict:
+    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop)
+    return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
+
+
+@flow(name="build-pap2pat")
+def build_pap2pat(data_dir: str = "data", out: str = "data/published", endpoint: str | None = None,
+                  seed: int = 1337, app_from: str = "2005-01-01", app_to: str = "2024-04-30", json_out: bool = False,
+                  allow_drop: bool = False) -> dict:
+    params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
+                           split=SplitParams(seed=seed))
+    ingest = ingest_task(data_dir, endpoint, params)
+    pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop)
+    return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

@@ -1,0 +1,258 @@
+"""Stage: USPTO applications + SemOpenAlex works -> matched pairs -> documents -> Pap2Pat versions.
+
+`ingest_semopenalex` looks up every inventor spelling of the warehouse's US applications on a
+SemOpenAlex SPARQL endpoint (batched, cached by query hash under `raw/semopenalex/sparql`, so a
+rerun sends nothing) and writes the authors' works as the `papers` table; a batch the endpoint
+keeps failing becomes a `rejects` row and the run goes on. `publish_pap2pat` reads the warehouse
+only: it matches (transforms/matching), builds both documents with outlines
+(transforms/pap2pat_documents, transforms/outlines), splits (transforms/tasks/pap2pat) and publishes
+`pap2pat/<version>/pairs/<split>.parquet`; with `json_out` it also writes the original's per-pair
+folders (`patent.json`, `paper.json`, markdown, outlines) next to the versions.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+
+from schemas import PAPERS, REJECTS
+from sources.records import ParseResult
+from sources.semopenalex import SemOpenAlexClient, SparqlError
+from transforms.matching import MatchParams, inventor_query_names, match_pairs
+from transforms.outlines import render_fulltext, render_outline
+from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
+from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
+                                      split_pairs)
+
+from .errors import PFError
+from .parquet_io import parquet_bytes
+from .publish import LeakageCheck, Published, Release, publish
+from .stages import stores_for
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+SOURCE = "semopenalex"
+PARSER_VERSION = "semopenalex-1"
+APPLICATION_KINDS = ("A1", "A2", "A9")
+_KEY_ORDER = ("title", "paragraphs", "subsections", "outline_long", "num_characters", "outline_medium",
+              "outline_short")
+NAMES_PER_STEP = 200  # names per fetch_authors call: one failing step loses at most this many lookups
+
+
+@dataclass(frozen=True)
+class Pap2PatParams:
+    """What a build covers; SPEC: US applications filed 2005..Apr 2024 with >= 2 inventors."""
+    app_from: date = date(2005, 1, 1)
+    app_to: date = date(2024, 4, 30)
+    match: MatchParams = MatchParams()
+    docs: DocumentParams = DocumentParams()
+    split: SplitParams = SplitParams()
+
+    def as_dict(self) -> dict:
+        return json.loads(json.dumps(asdict(self), default=str))
+
+
+# ---------- SemOpenAlex ingest ----------
+
+def read_applications(data_dir: str | Path, params: Pap2PatParams = Pap2PatParams()) -> pl.DataFrame:
+    """US pre-grant publications in the filing range with enough inventors (the `publications` columns)."""
+    pubs = stores_for(data_dir).warehouse.frame("publications")
+    return pubs.filter((pl.col("country") == "US") & pl.col("kind").is_in(APPLICATION_KINDS)
+                       & pl.col("app_date").is_between(params.app_from, params.app_to)
+                       & (pl.col("inventors").list.len() >= params.match.min_inventors))
+
+
+def _item(endpoint: str) -> str:
+    return "sparql_" + hashlib.sha256(endpoint.encode()).hexdigest()[:12]
+
+
+def fetch_candidate_papers(client: SemOpenAlexClient, names: list[str], step: int = NAMES_PER_STEP) -> ParseResult:
+    """Names -> authors -> works, one step of names at a time; a failing step becomes a reject."""
+    out = ParseResult()
+    authors: set[str] = set()
+    for k in range(0, len(names), step):
+        batch = names[k:k + step]
+        try:
+            authors.update(a for ids in client.fetch_authors(batch).values() for a in ids)
+        except SparqlError as exc:
+            out.reject(SOURCE, client.endpoint, f"authors {k}..{k + len(batch) - 1}", exc, "\n".join(batch))
+    ids = sorted(authors)
+    seen: set[str] = set()
+    for k in range(0, len(ids), step):
+        try:
+            res = client.fetch_works(ids[k:k + step])
+        except SparqlError as exc:
+            out.reject(SOURCE, client.endpoint, f"works of authors {k}..{k + step - 1}", exc, " ".join(ids[k:k + step]))
+            continue
+        out.rejects.extend(res.rejects)
+        for row in res.rows.get("papers", []):
+            if row["work_id"] not in seen:
+                seen.add(row["work_id"])
+                out.add("papers", row)
+    return out
+
+
+def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParams = Pap2PatParams(),
+                       client: SemOpenAlexClient | None = None) -> dict:
+    """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`). Returns stats."""
+    stores = stores_for(data_dir)
+    apps = read_applications(data_dir, params)
+    names = inventor_query_names(apps.lazy(), params.match.min_inventors).collect()["q"].to_list()
+    if client is None:
+        cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "sparql"
+        client = SemOpenAlexClient(endpoint, cache_dir=cache)
+    res = fetch_candidate_papers(client, names)
+    item = _item(client.endpoint)
+    papers = PAPERS.from_pylist(sorted(res.rows.get("papers", []), key=lambda r: r["work_id"]))
+    blob = parquet_bytes(papers)
+    stores.warehouse.write_part("papers", item, papers)
+    stores.warehouse.write_part("rejects", f"{item}.rejects", REJECTS.from_pylist(res.rejects))
+    stores.ledger.record_fetch(SOURCE, item, blob.sha256, len(blob.data))
+    stores.ledger.record_parse(SOURCE, item, PARSER_VERSION, papers.num_rows, len(res.rejects))
+    stats = {"endpoint": client.endpoint, "applications": apps.height, "names": len(names),
+             "papers": papers.num_rows, "rejects": len(res.rejects),
+             **{k: client.stats.get(k, 0) for k in ("queries", "cache_hits", "retries", "splits")}}
+    log.info("semopenalex: %s", stats)
+    return stats
+
+
+# ---------- build ----------
+
+def _paragraphs(data_dir: str | Path, table: str, pub_ids: list[str], order: str, cols: list[str]) -> dict:
+    df = (stores_for(data_dir).warehouse.lazy(table).filter(pl.col("pub_id").is_in(pub_ids))
+          .sort("pub_id", order).collect())
+    out: dict[str, list[tuple]] = {}
+    for row in df.select("pub_id", *cols).iter_rows():
+        out.setdefault(row[0], []).append(tuple(row[1:]))
+    return out
+
+
+@dataclass
+class BuildStats:
+    applications: int = 0
+    papers: int = 0
+    pairs: int = 0
+    splits: dict[str, int] = field(default_factory=dict)
+    empty_splits: list[str] = field(default_factory=list)
+    documents: dict = field(default_factory=dict)
+
+
+def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStats) -> pl.DataFrame:
+    """Warehouse -> one row per matched pair in SCHEMA (documents nested), with its split."""
+    apps = read_applications(data_dir, params)
+    papers = stores_for(data_dir).warehouse.frame("papers")
+    stats.applications, stats.papers = apps.height, papers.height
+    if apps.height == 0 or papers.height == 0:
+        raise PFError(f"nothing to match under {data_dir}: {apps.height} applications, {papers.height} papers",
+                      "run `pf ingest uspto` and `pf ingest semopenalex` first")
+    pairs = match_pairs(apps.lazy(), papers.lazy(), params.match).collect()
+    ids = pairs["pub_id"].to_list()
+    paras = _paragraphs(data_dir, "descriptions", ids, "para_no", ["heading", "text"])
+    claims = _paragraphs(data_dir, "claims", ids, "claim_no", ["claim_no", "text"])
+    app_rows = {r["pub_id"]: r for r in apps.filter(pl.col("pub_id").is_in(ids)).iter_rows(named=True)}
+    paper_rows = {r["work_id"]: r for r in papers.filter(pl.col("work_id").is_in(pairs["work_id"].to_list())).iter_rows(named=True)}
+    doc_stats = DocumentStats()
+    rows = []
+    for ev in pairs.iter_rows(named=True):
+        app, paper = app_rows[ev["pub_id"]], paper_rows[ev["work_id"]]
+        patent = patent_document(app, paras.get(ev["pub_id"], []), claims.get(ev["pub_id"], []), params.docs,
+                                 stats=doc_stats)
+        paper_doc = paper_document(paper, params.docs, doc_stats)
+        rows.append({"pair_id": f"{ev['work_id']}-{patent['id']}", "pub_id": ev["pub_id"], "work_id": ev["work_id"],
+                     "doi": paper["doi"], "license": ev["license"], "patent_app_date": app["app_date"],
+                     "patent_pub_date": app["pub_date"], "paper_date": paper["pub_date"],
+                     **{k: _stable(ev[k]) for k in EVIDENCE},
+                     "paper_fulltext": paper_sections(paper, params.docs)[1],
+                     "paper_text": render_fulltext(paper_doc["sections"]),
+                     "patent_text": render_fulltext(patent["sections"]),
+                     **{c: render_outline(patent["sections"], c.removeprefix("outline_")) for c in OUTLINE_COLUMNS},
+                     "patent": patent, "paper": paper_doc})
+    stats.pairs, stats.documents = len(rows), asdict(doc_stats)
+    table = pl.from_arrow(pa.Table.from_pylist(rows, schema=SCHEMA))
+    assert isinstance(table, pl.DataFrame)
+    return table.join(split_pairs(table.select("pair_id", "patent_pub_date"), params.split), on="pair_id")
+
+
+def _stable(value: float | int | None, digits: int = 9) -> float | int | None:
+    """Evidence scores rounded: parallel float sums differ in the last bits run to run, bytes must not."""
+    return round(value, digits) if isinstance(value, float) else value
+
+
+def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> dict[str, str]:
+    m, s = params.match, params.split
+    return {
+        "Provenance": (f"US pre-grant publications filed {params.app_from}..{params.app_to} with >= "
+                       f"{m.min_inventors} inventors (USPTO bulk XML) matched to SemOpenAlex works found through "
+                       f"the inventors' names at `{ingest.get('endpoint', 'the configured endpoint')}`."),
+        "Matching": (f"author overlap >= {m.min_author_overlap}; paper date within -{m.days_before}..+{m.days_after} "
+                     f"days of filing; IDF title/abstract overlap min >= {m.min_normalised}, max >= "
+                     f"{m.max_normalised}; {m.scores_to_win} of 4 scores beat every competitor by {m.margin_min} "
+                     f"(min) / {m.margin_max} (max); one pair per patent and per paper; licences {list(m.licences)}."),
+        "Documents": ("Golden `patent.json`/`paper.json` structure as nested columns `patent` and `paper`; headings "
+                      "levelled by rules (ALL-CAPS top, mixed-case below, 'Example N' under EXAMPLES); metadata "
+                      f"sections within Levenshtein < {params.docs.max_distance} of the blacklist dropped; outlines are "
+                      f"extractive (one key sentence per chunk), bullets = {params.docs.rounding}(chars / c) with c = "
+                      f"{dict(params.docs.levels)}. Papers without full text carry one 'Abstract' section "
+                      f"(`paper_fulltext` = false): {stats.documents.get('papers_without_fulltext', 0)} papers."),
+        "Split": (f"nc-test = patents published on or after {s.cutoff}; the rest drawn with random.Random({s.seed}): "
+                  f"train first, then test, val = remainder, in the paper's {s.sizes} proportions. "
+                  f"Rows: {stats.splits}; empty splits not published: {stats.empty_splits or 'none'}."),
+        "Build statistics": "```json\n" + json.dumps({"build": asdict(stats), "ingest": ingest}, indent=2,
+                                                     sort_keys=True, default=str) + "\n```",
+    }
+
+
+def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
+                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False) -> Published:
+    """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders)."""
+    stats = BuildStats()
+    table = assemble_pairs(data_dir, params, stats)
+    tables = {s: table.filter(pl.col("split") == s).drop("split") for s in ("train", "val", "test", "nc-test")}
+    stats.splits = {s: df.height for s, df in tables.items()}
+    stats.empty_splits = sorted(s for s, df in tables.items() if df.height == 0)
+    tables = {s: df for s, df in tables.items() if df.height}
+    stores = stores_for(data_dir)
+    release = Release(
+        dataset="pap2pat", tasks={TASK: tables} if tables else {},
+        config={"params": params.as_dict(), "parser_version": PARSER_VERSION},
+        inputs=stores.ledger.snapshot(["uspto_bulk", SOURCE]),
+        leakage_checks=[LeakageCheck("no_patent_or_paper_in_two_splits", no_pair_member_in_two_splits)],
+        distribution=stats.splits, distribution_title="pairs per split",
+        card_sections=_card_sections(params, stats, ingest or {}),
+        stats={"build": asdict(stats), "ingest": ingest or {}})
+    pub = publish(Storage(out_root), release, allow_drop=allow_drop)
+    if json_out:
+        write_json_folders(Storage(out_root), pub.version, table)
+    return pub
+
+
+def write_json_folders(storage: Storage, version: str, table: pl.DataFrame) -> str:
+    """`pap2pat-json/<version>/<pair_id>/` with the original's files, plus `metadata.json` (splits)."""
+    base = f"pap2pat-json/{version}"
+    splits: dict[str, list[str]] = {}
+    for row in table.sort("pair_id").iter_rows(named=True):
+        folder = f"{base}/{row['pair_id']}"
+        splits.setdefault(row["split"], []).append(row["pair_id"])
+        storage.write_text(f"{folder}/patent.json", json.dumps(_plain(row["patent"]), indent=4))
+        storage.write_text(f"{folder}/paper.json", json.dumps(_plain(row["paper"]), indent=4))
+        storage.write_text(f"{folder}/paper.md", row["paper_text"])
+        storage.write_text(f"{folder}/patent.md", row["patent_text"])
+        for col in OUTLINE_COLUMNS:
+            storage.write_text(f"{folder}/patent_{col}.md", row[col])
+    storage.write_text(f"{base}/metadata.json", json.dumps({"splits": splits}, indent=4, sort_keys=True))
+    return storage.uri(base)
+
+
+def _plain(doc: dict) -> dict:
+    """A document read back from Arrow in the golden key order (the deepest level gets `subsections: []`)."""
+    def section(sec: dict) -> dict:
+        sec = {**sec, "subsections": [section(s) for s in sec.get("subsections") or []]}
+        return {k: sec[k] for k in _KEY_ORDER if k in sec}
+
+    return {**doc, "sections": [section(s) for s in doc["sections"]]}

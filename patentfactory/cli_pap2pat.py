@@ -1,0 +1,76 @@
+"""`pf ingest semopenalex`, `pf build pap2pat` and `pf parse sparql`: the Pap2Pat commands."""
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli import build_app, friendly, ingest_app, out, parse_app
+from .errors import PFError
+from .storage import Storage
+
+
+def _params(app_from: str, app_to: str, seed: int):
+    from .build_pap2pat import Pap2PatParams
+    from transforms.tasks.pap2pat import SplitParams
+
+    try:
+        lo, hi = date.fromisoformat(app_from), date.fromisoformat(app_to)
+    except ValueError:
+        raise PFError(f"bad filing range {app_from!r}..{app_to!r}", "use YYYY-MM-DD") from None
+    return Pap2PatParams(app_from=lo, app_to=hi, split=SplitParams(seed=seed))
+
+
+@ingest_app.command("semopenalex")
+@friendly
+def ingest_semopenalex_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                           endpoint: Annotated[str | None, typer.Option(help="SPARQL endpoint (default: settings)")] = None,
+                           app_from: Annotated[str, typer.Option("--from", help="first filing day")] = "2005-01-01",
+                           app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30") -> None:
+    """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing)."""
+    from .build_pap2pat import ingest_semopenalex
+    from .config import Settings
+
+    url = endpoint or Settings.load().upstreams.sparql_endpoint
+    out.print(ingest_semopenalex(data_dir, url, _params(app_from, app_to, 1337)))
+
+
+@build_app.command("pap2pat")
+@friendly
+def build_pap2pat_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                      out_root: Annotated[str, typer.Option("--out")] = "data/published",
+                      seed: Annotated[int, typer.Option()] = 1337,
+                      app_from: Annotated[str, typer.Option("--from", help="first filing day")] = "2005-01-01",
+                      app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",
+                      json_out: Annotated[bool, typer.Option("--json", help="also write per-pair JSON folders")] = False,
+                      allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
+    """Match patents to papers from the warehouse and publish a verified Pap2Pat version."""
+    from .build_pap2pat import publish_pap2pat
+
+    Storage(out_root).check_writable()
+    pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,
+                          allow_drop=allow_drop)
+    out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
+
+
+@parse_app.command("sparql")
+@friendly
+def parse_sparql_cmd(files: Annotated[list[Path], typer.Argument(help="recorded SPARQL JSON results (works query)")],
+                     out_path: Annotated[Path, typer.Option("--out", help="OUT.parquet")]) -> None:
+    """Recorded SemOpenAlex works-query results -> `papers` rows (bad documents/bindings -> OUT.rejects.parquet)."""
+    from sources.records import ParseResult
+    from sources.semopenalex import parse_sparql_results
+
+    from .cli_data import write_tables
+
+    if out_path.suffix != ".parquet":
+        raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/papers.parquet")
+    merged = ParseResult()
+    for f in files:
+        if not f.is_file():
+            raise PFError(f"no such file: {f}", "check the path")
+        merged.extend(parse_sparql_results(f.read_bytes(), f.name))
+    counts = write_tables(merged, out_path, "papers")
+    out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}")

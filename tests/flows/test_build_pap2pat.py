@@ -1,0 +1,146 @@
+"""Pap2Pat end to end: generated world -> USPTO replica + local oxigraph SemOpenAlex -> flow `build-pap2pat`
+-> verified version, pairs scored against the generator's truth; cache reuse and bad endpoints."""
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from flows.build_pap2pat import build_pap2pat
+from patentfactory.build_pap2pat import fetch_candidate_papers, ingest_semopenalex, publish_pap2pat
+from patentfactory.cli import app
+from patentfactory.generator import WorldSpec, generate_world
+from patentfactory.inspect import inspect_version
+from patentfactory.stages import ingest_uspto, stores_for
+from patentfactory.storage import Storage
+from patentfactory.upstream import Replica
+from patentfactory.upstream.sparql import sparql_replica
+from sources.semopenalex import SemOpenAlexClient
+
+SPEC = WorldSpec(scale=1, seed=1, start="2005-01-01", end="2024-12-31", render_from="2005-01-01",
+                 renderers=("uspto", "semopenalex"))
+OPEN = ("cc-by", "cc0", "public-domain")
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> tuple[Path, Path]:
+    """World + warehouse with its US applications ingested through the ODP replica (shared by the tests)."""
+    root = tmp_path_factory.mktemp("pap2pat")
+    generate_world(root / "world", 3000, 11, SPEC)
+    with Replica(root / "world") as rep:
+        stats = ingest_uspto(root / "data", rep.base_url, date(2005, 1, 1), date(2100, 1, 1), "key", ("APPXML",))
+    assert stats["failed"] == 0 and stats["records"]["descriptions"] > 0
+    return root / "world", root / "data"
+
+
+@pytest.fixture(scope="module")
+def endpoint(world, tmp_path_factory):
+    """`oxigraph serve` with the world's SemOpenAlex quads (the same replica `pf run` uses)."""
+    quads = world[0] / "semopenalex" / "works.nq"
+    with sparql_replica([quads], tmp_path_factory.mktemp("oxistore") / "store", timeout=60) as url:
+        yield url
+
+
+def _truth(world: Path) -> tuple[set, set]:
+    """True pairs with the application filed in range: all of them, and those with an open licence."""
+    pairs = pl.read_parquet(world / "truth" / "paper_pairs.parquet").filter("is_true")
+    pairs = pairs.join(pl.read_parquet(world / "truth" / "papers.parquet").select("work_id", "license"), on="work_id")
+    pairs = pairs.join(pl.read_parquet(world / "truth" / "publications.parquet").select("pub_id", "app_date"),
+                       on="pub_id").filter(pl.col("app_date") <= date(2024, 4, 30))
+    every = set(zip(pairs["pub_id"], pairs["work_id"]))
+    open_ = pairs.filter(pl.col("license").is_in(OPEN))
+    return every, set(zip(open_["pub_id"], open_["work_id"]))
+
+
+def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, tmp_path):
+    world_dir, data = world
+    out = tmp_path / "published"
+    result = build_pap2pat(data_dir=str(data), out=str(out), endpoint=endpoint, json_out=True)
+    rep = inspect_version(Storage(out), "pap2pat", result["version"])
+    assert rep.ok, rep.problems
+    assert result["ingest"]["rejects"] == 0 and result["ingest"]["papers"] > 0
+    vdir = out / "pap2pat" / result["version"] / "pairs"
+    frames = {p.stem: pl.read_parquet(p) for p in sorted(vdir.glob("*.parquet"))}
+    assert {"train", "val", "test"} <= set(frames)
+    built = pl.concat(list(frames.values()))
+    got = set(zip(built["pub_id"], built["work_id"]))
+    every, open_ = _truth(world_dir)
+    precision, recall = len(got & every) / len(got), len(got & open_) / len(open_)
+    print(f"pap2pat: {len(got)} pairs, precision {precision:.3f}, recall {recall:.3f} of {len(open_)} open true pairs")
+    assert precision >= 0.9 and recall >= 0.65
+    assert set(built["license"]) <= set(OPEN) and built["pub_id"].is_unique().all()
+    assert (built["author_overlap"] >= 0.8).all() and built["day_delta"].is_between(-365, 730).all()
+    if "nc-test" in frames:
+        assert (frames["nc-test"]["patent_pub_date"] >= date(2024, 1, 1)).all()
+    assert (pl.concat([frames[s] for s in ("train", "val", "test")])["patent_pub_date"] < date(2024, 1, 1)).all()
+    row = frames["test"].row(0, named=True)
+    assert row["patent"]["sections"][0]["title"] == "DESCRIPTION" and row["patent"]["claims"][0].startswith("1. ")
+    assert row["outline_empty"].startswith("# DESCRIPTION\n\n## TECHNICAL FIELD\n\n")
+    assert row["paper"]["id"] == f"https://semopenalex.org/work/{row['work_id']}" and row["paper_text"]
+    folder = out / "pap2pat-json" / result["version"] / row["pair_id"]
+    patent = json.loads((folder / "patent.json").read_text())
+    assert list(patent) == ["id", "authors", "title", "date", "abstract", "sections", "claims"]
+    assert list(patent["sections"][0]) == ["title", "paragraphs", "subsections", "outline_long", "num_characters",
+                                           "outline_medium", "outline_short"]
+    assert (folder / "patent_outline_long.md").read_text() == row["outline_long"]
+    meta = json.loads((out / "pap2pat-json" / result["version"] / "metadata.json").read_text())
+    assert sorted(p for ids in meta["splits"].values() for p in ids) == sorted(built["pair_id"])
+    card = (out / "pap2pat" / result["version"] / "README.md").read_text()
+    assert "nc-test" in card and "Levenshtein" in card
+
+
+def test_rerun_uses_the_cache_and_publishes_the_same_version(world, endpoint, tmp_path):
+    _, data = world
+    first = ingest_semopenalex(data, endpoint)
+    second = ingest_semopenalex(data, endpoint)
+    assert second["queries"] == 0 and second["cache_hits"] > 0 and second["papers"] == first["papers"]
+    a = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
+    b = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
+    assert a.version == b.version and b.created is False
+
+
+def test_unreachable_endpoint_becomes_rejects(world, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{s.getsockname()[1]}/query"  # closed once the block ends: connection refused
+    data = tmp_path / "data"
+    shutil.copytree(world[1], data)
+    client = SemOpenAlexClient(dead, cache_dir=tmp_path / "cache", timeout_s=2, retries=0)
+    stats = ingest_semopenalex(data, dead, client=client)
+    assert stats["papers"] == 0 and stats["rejects"] >= 1
+    rejects = stores_for(data).warehouse.frame("rejects").filter(pl.col("source") == "semopenalex")
+    assert rejects.height == stats["rejects"] and rejects["locator"].str.starts_with("authors ").all()
+    assert rejects["error_class"].to_list()[0] == "SparqlError"
+
+
+def test_malformed_works_answer_becomes_a_reject(endpoint, tmp_path):
+    class HtmlWorks(SemOpenAlexClient):
+        def _send(self, query: str) -> bytes:
+            return b"<html>504 Gateway Time-out</html>" if "?seed" in query else super()._send(query)
+
+    res = fetch_candidate_papers(HtmlWorks(endpoint, retries=0), ["Tom Heath", "Nobody Atall"])
+    assert not res.rows.get("papers")
+    res = fetch_candidate_papers(HtmlWorks(endpoint, retries=0), sorted(_some_names(endpoint)))
+    assert res.rejects and res.rejects[0]["locator"] == "document" and "504" in res.rejects[0]["snippet"]
+
+
+def _some_names(endpoint: str) -> set[str]:
+    body = SemOpenAlexClient(endpoint).run("SELECT ?n WHERE { ?a <http://xmlns.com/foaf/0.1/name> ?n } LIMIT 5")
+    return {b["n"]["value"] for b in json.loads(body)["results"]["bindings"]}
+
+
+def test_cli_parse_sparql_writes_papers_and_rejects(tmp_path):
+    fixture = Path(__file__).parents[1] / "sources" / "fixtures" / "sparql" / "works_small.json"
+    res = CliRunner().invoke(app, ["parse", "sparql", str(fixture), "--out", str(tmp_path / "papers.parquet")])
+    assert res.exit_code == 0, res.output
+    assert pl.read_parquet(tmp_path / "papers.parquet")["work_id"].to_list() == ["W100"]
+    assert pl.read_parquet(tmp_path / "papers.rejects.parquet").height == 1
+    bad = CliRunner().invoke(app, ["build", "pap2pat", "--data-dir", str(tmp_path / "empty"), "--out",
+                                   str(tmp_path / "out")])
+    assert bad.exit_code == 2 and "pf ingest semopenalex" in bad.output
