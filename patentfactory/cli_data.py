@@ -39,8 +39,13 @@ def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
 
         return list(parse_file(p))
 
+    def sparql(p: Path) -> list[ParseResult]:
+        from sources.semopenalex import parse_sparql_results
+
+        return [parse_sparql_results(p.read_bytes(), p.name)]
+
     return {"lens": ("publications", lens), "ops": ("publications", ops), "ptab": ("ptab_decisions", ptab),
-            "uspto": ("publications", uspto)}
+            "uspto": ("publications", uspto), "sparql": ("papers", sparql)}
 
 
 def write_tables(result: ParseResult, out_path: Path, primary: str) -> dict[str, int]:
@@ -82,7 +87,7 @@ def _parse_command(source: str) -> None:
         out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}")
 
 
-for _source in ("uspto", "lens", "ops", "ptab"):
+for _source in ("uspto", "lens", "ops", "ptab", "sparql"):
     _parse_command(_source)
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .cli import build_app, friendly, ingest_app, out, parse_app
+from .cli import build_app, friendly, ingest_app, out
 from .errors import PFError
 from .storage import Storage
 
@@ -53,24 +53,3 @@ def build_pap2pat_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,
                           allow_drop=allow_drop)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
-
-
-@parse_app.command("sparql")
-@friendly
-def parse_sparql_cmd(files: Annotated[list[Path], typer.Argument(help="recorded SPARQL JSON results (works query)")],
-                     out_path: Annotated[Path, typer.Option("--out", help="OUT.parquet")]) -> None:
-    """Recorded SemOpenAlex works-query results -> `papers` rows (bad documents/bindings -> OUT.rejects.parquet)."""
-    from sources.records import ParseResult
-    from sources.semopenalex import parse_sparql_results
-
-    from .cli_data import write_tables
-
-    if out_path.suffix != ".parquet":
-        raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/papers.parquet")
-    merged = ParseResult()
-    for f in files:
-        if not f.is_file():
-            raise PFError(f"no such file: {f}", "check the path")
-        merged.extend(parse_sparql_results(f.read_bytes(), f.name))
-    counts = write_tables(merged, out_path, "papers")
-    out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}")
