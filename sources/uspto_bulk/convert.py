@@ -40,7 +40,7 @@ def lang_or_none(value: str | None) -> str | None:
 
 def yyyymmdd_or_none(value: str | None) -> date | None:
     """`20180619` -> date; month/day `00` (citation dates like `20100800`) or garbage -> None."""
-    digits = re.sub(r"\D", "", value or "")
+    digits = value if value and value.isascii() and value.isdigit() else re.sub(r"\D", "", value or "")
     if len(digits) != 8:
         return None
     try:
@@ -50,7 +50,7 @@ def yyyymmdd_or_none(value: str | None) -> date | None:
 
 
 def int_or_none(value: str | None) -> int | None:
-    digits = re.sub(r"\D", "", value or "")
+    digits = value if value and value.isascii() and value.isdigit() else re.sub(r"\D", "", value or "")
     return int(digits) if digits else None
 
 

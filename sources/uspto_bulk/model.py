@@ -18,7 +18,8 @@ from sources.records import ParseResult
 from transforms.patent_ids import pub_id
 
 from .convert import str_or_none
-from .text import flatten
+from .paths import Paths, select, walk_of, xpath_of
+from .text import flatten, text_or_none
 
 log = logging.getLogger(__name__)
 SOURCE = "uspto_bulk"
@@ -29,30 +30,45 @@ Converter = Callable[[Any], Any]
 
 @dataclass(frozen=True)
 class Field:
-    """One row of a field table: output column, XPath relative to a context element, converter."""
+    """One row of a field table: output column, path relative to a context element, converter."""
 
     column: str
     path: str
     convert: Converter = str_or_none
 
-    def compiled(self) -> etree.XPath:
-        return _xpath(self.path)
+
+class FieldTable:
+    """Rows of `Field` (simple paths only, see `paths`), compiled into one walk over the context."""
+
+    def __init__(self, *fields: Field) -> None:
+        self.fields = fields
+        self._walk = Paths([f.path for f in fields])
+        self._columns = [(f.column, f.convert) for f in fields]
+
+    def extract(self, context: etree._Element | None) -> dict[str, Any]:
+        """{column: converter(text of the first node at path)}."""
+        if context is None:
+            return {column: convert(None) for column, convert in self._columns}
+        hits = self._walk.first(context)  # hit_text below is inlined: this is the hottest line of a parse
+        return {column: convert(hit if hit is None or isinstance(hit, str) else text_or_none(hit))
+                for (column, convert), hit in zip(self._columns, hits)}
 
 
-_XPATHS: dict[str, etree.XPath] = {}
-
-
-def _xpath(path: str) -> etree.XPath:
-    if path not in _XPATHS:
-        _XPATHS[path] = etree.XPath(path)
-    return _XPATHS[path]
+def hit_text(hit: etree._Element | str | None) -> str | None:
+    """An attribute value as given; an element's flattened text or None."""
+    if hit is None or isinstance(hit, str):
+        return hit
+    return text_or_none(hit)
 
 
 def first_text(context: etree._Element | None, path: str) -> str | None:
     """Flattened text of the first node `path` selects (attributes and strings as given)."""
     if context is None:
         return None
-    hits = _xpath(path)(context)
+    walk = walk_of(path)
+    if walk is not None:
+        return hit_text(walk.first(context)[0])
+    hits = xpath_of(path)(context)
     if isinstance(hits, str):
         return hits or None
     for hit in hits if isinstance(hits, list) else []:
@@ -62,13 +78,14 @@ def first_text(context: etree._Element | None, path: str) -> str | None:
     return None
 
 
-def extract(context: etree._Element | None, fields: Sequence[Field]) -> dict[str, Any]:
+def extract(context: etree._Element | None, fields: FieldTable | Sequence[Field]) -> dict[str, Any]:
     """Apply a field table: {column: converter(first text at path)}."""
-    return {f.column: f.convert(first_text(context, f.path)) for f in fields}
+    table = fields if isinstance(fields, FieldTable) else FieldTable(*fields)
+    return table.extract(context)
 
 
 def nodes(context: etree._Element | None, path: str) -> list[etree._Element]:
-    return [] if context is None else list(_xpath(path)(context))
+    return [] if context is None else select(context, path)
 
 
 @dataclass

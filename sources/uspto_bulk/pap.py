@@ -14,11 +14,11 @@ from .convert import (
     country_of, normalise_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
-from .model import Claim, Doc, Field, extract, first_text, nodes, party, person
+from .model import Claim, Doc, Field, FieldTable, extract, first_text, nodes, party, person
 from .text import flatten, joined, paragraphs
 
 BIB = "subdoc-bibliographic-information"
-PUB_FIELDS = (
+PUB_FIELDS = FieldTable(
     Field("number", f"{BIB}/document-id/doc-number"),
     Field("kind", f"{BIB}/document-id/kind-code", upper_or_none),
     Field("date", f"{BIB}/document-id/document-date", yyyymmdd_or_none),
@@ -26,12 +26,12 @@ PUB_FIELDS = (
     Field("app_date", f"{BIB}/domestic-filing-data/filing-date", yyyymmdd_or_none),
     Field("title", f"{BIB}/technical-information/title-of-invention"),
 )
-PRIORITY_FIELDS = (
+PRIORITY_FIELDS = FieldTable(
     Field("country", "country-code", upper_or_none),
     Field("number", "priority-application-number/doc-number"),
     Field("date", "filing-date", yyyymmdd_or_none),
 )
-PERSON_FIELDS = (
+PERSON_FIELDS = FieldTable(
     Field("first", "name/given-name"),
     Field("middle", "name/middle-name"),
     Field("last", "name/family-name"),
@@ -39,7 +39,7 @@ PERSON_FIELDS = (
     Field("country", "residence/residence-non-us/country-code|residence/residence-us/country-code"),
     Field("state", "residence/residence-us/state|residence/residence-non-us/state"),
 )
-PARENT_FIELDS = (
+PARENT_FIELDS = FieldTable(
     Field("number", "document-id/doc-number"),
     Field("country", "document-id/country-code", upper_or_none),
     Field("date", "document-id/document-date", yyyymmdd_or_none),

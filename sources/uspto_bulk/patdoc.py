@@ -15,10 +15,10 @@ from .convert import (
     upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, extract, first_text, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, first_text, nodes, party, person
 from .text import flatten, joined, paragraphs
 
-PUB_FIELDS = (
+PUB_FIELDS = FieldTable(
     Field("number", "SDOBI/B100/B110/DNUM/PDAT"),
     Field("kind", "SDOBI/B100/B130/PDAT", upper_or_none),
     Field("date", "SDOBI/B100/B140/DATE/PDAT", yyyymmdd_or_none),
@@ -27,24 +27,24 @@ PUB_FIELDS = (
     Field("app_date", "SDOBI/B200/B220/DATE/PDAT", yyyymmdd_or_none),
     Field("title", "SDOBI/B500/B540/STEXT"),
 )
-PRIORITY_FIELDS = (
+PRIORITY_FIELDS = FieldTable(
     Field("number", "B310/DNUM/PDAT"),
     Field("date", "B320/DATE/PDAT", yyyymmdd_or_none),
     Field("country", "B330/CTRY/PDAT", upper_or_none),
 )
-PARTY_FIELDS = (
+PARTY_FIELDS = FieldTable(
     Field("first", "NAM/FNM"),
     Field("last", "NAM/SNM"),
     Field("org", "NAM/ONM"),
     Field("country", "ADR/CTRY/PDAT"),
     Field("state", "ADR/STATE/PDAT"),
 )
-CITED_DOC = (
+CITED_DOC = FieldTable(
     Field("number", "DOC/DNUM/PDAT"),
     Field("kind", "DOC/KIND/PDAT", upper_or_none),
     Field("country", "DOC/CTRY/PDAT", upper_or_none),
 )
-RELATED_DOC = (
+RELATED_DOC = FieldTable(
     Field("number", "DOC/DNUM/PDAT"),
     Field("date", "DOC/DATE/PDAT", yyyymmdd_or_none),
     Field("country", "DOC/CTRY/PDAT", upper_or_none),

@@ -25,7 +25,9 @@ _ISO_GREEK = dict(zip(
 _ISO_GREEK.update({k[0].upper() + k[1:]: v.upper() for k, v in _ISO_GREEK.items()})
 _ISO_GREEK.update({"sfgr": "ς", "EEgr": "Η", "THgr": "Θ", "PHgr": "Φ", "KHgr": "Χ", "PSgr": "Ψ", "OHgr": "Ω"})
 INLINE_PARENTS = frozenset({"dependent-claim-reference", "claim-ref", "CLREF"})
-_WS = re.compile(r"[ \t\r\f\v\u00a0]+")
+BASE_BREAKS = frozenset({"br", "li"})
+# A run of blanks that is not already one space (a bare `[...]+` would rewrite every single space).
+_WS = re.compile(r"[ \t\r\f\v\u00a0]{2,}|[\t\r\f\v\u00a0]")
 
 
 def entity_text(name: str) -> str:
@@ -36,55 +38,150 @@ def entity_text(name: str) -> str:
     return value if value is not None else f"&{name};"
 
 
-def _walk(el: etree._Element, out: list[str], drop: frozenset[str], breaks: frozenset[str]) -> None:
-    if isinstance(el, etree._Entity):
-        out.append(entity_text(el.name))
-        return
-    name = local_name(el.tag)
-    if not name:  # comment or processing instruction: no text of its own
-        return
+class Marks:
+    """Which elements of some subtrees of a document hold markup that flattening must walk.
+
+    Special markup: entities, tables, dropped and line-breaking elements (the base sets plus the `drop`
+    and `breaks` the caller will flatten with). `holders` are the elements with special markup below
+    them; below any other element there are only text, inline elements, comments and PIs, whose
+    visible text is exactly libxml2's `tostring(method="text")`. Elements outside the scanned subtrees,
+    or flattened with other tags, are simply walked.
+    """
+
+    def __init__(self, subtrees: Iterable[etree._Element | None], drop: Iterable[str] = (),
+                 breaks: Iterable[str] = ()) -> None:
+        self.tags = frozenset(drop) | frozenset(breaks)
+        self._breaks = self.tags | BASE_BREAKS
+        match = (etree.Entity, *(f"{{*}}{name}" for name in sorted(TABLE_TAGS | DROP_TAGS | self._breaks)))
+        self.roots = {top for top in subtrees if top is not None}
+        self.holders: set[etree._Element] = set()
+        for top in self.roots:
+            for el in top.iter(*match):
+                for up in el.iterancestors():
+                    if up in self.holders:  # and so are all of its ancestors
+                        break
+                    self.holders.add(up)
+
+    def applies(self, el: etree._Element, parent: etree._Element | None, drop: frozenset[str],
+                breaks: frozenset[str]) -> bool:
+        """True if `el` (child of `parent`) lies in a scanned subtree and the marks cover `drop`/`breaks`."""
+        if not (drop <= self.tags and breaks <= self._breaks):
+            return False
+        if el in self.roots:
+            return True
+        while parent is not None:
+            if parent in self.roots:
+                return True
+            parent = parent.getparent()
+        return False
+
+
+def _walk(el: etree._Element, out: list[str], drop: frozenset[str], breaks: frozenset[str], parent: str,
+          holders: set[etree._Element] | None) -> None:
+    tag = el.tag
+    if not isinstance(tag, str):
+        if isinstance(el, etree._Entity):
+            out.append(entity_text(el.name))
+        return  # a comment or processing instruction has no text of its own
+    name = tag.rsplit("}", 1)[-1] if "}" in tag else tag
     if name in TABLE_TAGS:
         out.append(f" {TABLE} ")
         return
     if name in drop or name in DROP_TAGS:
         return
-    parent = el.getparent()
-    brk = name in breaks and (parent is None or local_name(parent.tag) not in INLINE_PARENTS)
+    brk = name in breaks and parent not in INLINE_PARENTS
     if brk:
         out.append("\n")
-    if el.text and not isinstance(el, etree._Entity):
-        out.append(el.text)
-    for child in el:
-        _walk(child, out, drop, breaks)
-        if child.tail:
-            out.append(child.tail)
+    if holders is not None and el not in holders:  # nothing special below: libxml2 has the text
+        out.append(el.text or "" if len(el) == 0 else
+                   etree.tostring(el, method="text", encoding=str, with_tail=False))
+    else:
+        if el.text:
+            out.append(el.text)
+        for child in el:
+            _walk(child, out, drop, breaks, name, holders)
+            if child.tail:
+                out.append(child.tail)
     if brk:
         out.append("\n")
 
 
 _PLAIN = re.compile(r"^[^\s\u00a0]+(?: [^\s\u00a0]+)*$")
+# Whitespace that str.strip/str.split know but _WS does not collapse (U+001C-1F, U+0085, U+2000-200A, ...).
+_OTHER_SPACE = tuple(c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n\r\f\v\u00a0")
+_ASCII_OTHER_SPACE = tuple(c for c in _OTHER_SPACE if c.isascii())
+_ASCII_BLANKS = bytes(c for c in range(128) if chr(c).isspace() and c != 0x20)
+
+
+def _single_spaced(text: str) -> bool:
+    """True if the only blanks in `text` are single spaces between words (a fast, exact test, else False)."""
+    if text.isascii():
+        raw = text.encode("ascii")
+        return (len(raw.translate(None, _ASCII_BLANKS)) == len(raw) and b"  " not in raw
+                and raw[:1] != b" " and raw[-1:] != b" ")
+    # isprintable() is False for every blank but " " (and for a few other characters, which then
+    # take the longer way through clean)
+    return text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
 
 
 def clean(text: str) -> str:
     """Collapse runs of blanks, strip each line, drop empty lines."""
-    if _PLAIN.match(text):  # the common case: one line, single spaces, nothing to collapse
+    if _single_spaced(text):  # the common case: one line, single spaces, nothing to collapse
         return text
-    lines = (_WS.sub(" ", line).strip() for line in text.replace("\r", "\n").split("\n"))
-    return "\n".join(line for line in lines if line)
+    if text.endswith("\n") and _PLAIN.match(text):  # `$` matches before a final newline, which stays
+        return text
+    lines = text.replace("\r", "\n").split("\n")
+    if not any(map(text.__contains__, _ASCII_OTHER_SPACE if text.isascii() else _OTHER_SPACE)):
+        # only the blanks _WS collapses: str.split does the same, in C
+        return "\n".join([joined for line in lines if (joined := " ".join(line.split()))])
+    return "\n".join([stripped for line in lines if (stripped := _WS.sub(" ", line).strip())])
 
 
-def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterable[str] = ()) -> str:
-    """Visible text of an element in document order; `breaks` tags start new lines (list items, claim parts)."""
+def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterable[str] = (),
+            marks: Marks | None = None) -> str:
+    """Visible text of an element in document order; `breaks` tags start new lines (list items, claim parts).
+
+    `marks` (built once per document with the same or wider `drop`/`breaks`) lets unmarked subtrees
+    be serialised in one libxml2 call instead of walked; the text is the same either way.
+    """
     if el is None:
         return ""
-    if len(el) == 0 and not isinstance(el, etree._Entity) and isinstance(el.tag, str):
-        name = local_name(el.tag)  # leaf fast path (ids, dates, codes): same result as the walk
+    tag = el.tag
+    if not isinstance(tag, str):  # entity, comment or PI
+        out: list[str] = []
+        _walk(el, out, frozenset(drop), frozenset(breaks), "", None)
+        return clean("".join(out))
+    if len(el) == 0:  # leaf fast path (ids, dates, codes): same result as the walk
+        name = tag.rsplit("}", 1)[-1] if "}" in tag else tag
         if name in TABLE_TAGS:
             return TABLE
-        return "" if name in DROP_TAGS or name in drop else clean(el.text or "")
-    out: list[str] = []
-    _walk(el, out, frozenset(drop), frozenset(breaks) | {"br", "li"})
+        if name in DROP_TAGS or name in drop:
+            return ""
+        text = el.text
+        return clean(text) if text else ""
+    drop, breaks = frozenset(drop), BASE_BREAKS.union(breaks) if breaks else BASE_BREAKS
+    parent = el.getparent()
+    if marks is not None and not marks.applies(el, parent, drop, breaks):
+        marks = None
+    out = []
+    _walk(el, out, drop, breaks, "" if parent is None else local_name(parent.tag),
+          None if marks is None else marks.holders)
     return clean("".join(out))
+
+
+_LEAF_SPECIAL = TABLE_TAGS | DROP_TAGS
+
+
+def text_or_none(el: etree._Element) -> str | None:
+    """`flatten(el) or None`, with the common case (a leaf holding a code, date or name) inline."""
+    if len(el) == 0:
+        tag = el.tag
+        if isinstance(tag, str) and "}" not in tag and tag not in _LEAF_SPECIAL:
+            text = el.text
+            if not text:
+                return None
+            return text if text.isalnum() else clean(text) or None
+    return flatten(el) or None
 
 
 def flatten_or_none(el: etree._Element | None, drop: Iterable[str] = ()) -> str | None:
@@ -92,14 +189,16 @@ def flatten_or_none(el: etree._Element | None, drop: Iterable[str] = ()) -> str 
     return text or None
 
 
-def joined(elements: Iterable[etree._Element], drop: Iterable[str] = (), sep: str = "\n") -> str | None:
+def joined(elements: Iterable[etree._Element], drop: Iterable[str] = (), sep: str = "\n",
+           marks: Marks | None = None) -> str | None:
     """Non-empty flattened texts joined by `sep` (abstract paragraphs), or None."""
-    parts = [t for t in (flatten(e, drop) for e in elements) if t]
+    parts = [t for t in (flatten(e, drop, marks=marks) for e in elements) if t]
     return sep.join(parts) if parts else None
 
 
 def paragraphs(container: etree._Element | None, para_tags: Iterable[str], heading_tags: Iterable[str],
-               drop: Iterable[str] = (), labels: dict[str, str] | None = None) -> list[tuple[str | None, str]]:
+               drop: Iterable[str] = (), labels: dict[str, str] | None = None,
+               marks: Marks | None = None) -> list[tuple[str | None, str]]:
     """(heading, text) per paragraph in document order; the heading is the nearest one above.
 
     Containers (`description-of-drawings`, `section`, `BRFSUM`, ...) are walked into; `labels` name
@@ -113,15 +212,19 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
     def visit(el: etree._Element) -> None:
         nonlocal heading
         for child in el:
-            name = local_name(child.tag)
-            if not name or name in DROP_TAGS or name in dropped:
+            name = child.tag
+            if not isinstance(name, str):  # comment, PI or entity
+                continue
+            if "}" in name:
+                name = name.rsplit("}", 1)[-1]
+            if name in DROP_TAGS or name in dropped:
                 continue
             if name in heads:
-                heading = flatten(child, dropped) or heading
+                heading = flatten(child, dropped, marks=marks) or heading
             elif name in TABLE_TAGS:
                 out.append((heading, TABLE))
             elif name in paras or (child.text or "").strip():
-                text = flatten(child, dropped)
+                text = flatten(child, dropped, marks=marks)
                 if text:
                     out.append((heading, text))
             else:

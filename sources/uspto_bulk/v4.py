@@ -16,21 +16,38 @@ from .convert import (
     report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, extract, first_text, nodes, party, person
-from .text import flatten, joined, paragraphs
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, hit_text, nodes, party, person
+from .paths import Selection
+from .text import Marks, flatten, joined, paragraphs
 
 BIB = "us-bibliographic-data-grant|us-bibliographic-data-application"
-DOC_ID = (
+# One walk over the root's children and one over the bibliographic data find every part read below.
+DOCUMENT = Selection(bib=BIB, abstract="abstract", description="description", claims="claims",
+                     claim="claims/claim")
+BIBLIO = Selection(
+    publication="publication-reference", application="application-reference",
+    ipcr="classifications-ipcr/classification-ipcr",
+    ipc="classification-ipc/main-classification|classification-ipc/further-classification",
+    cpc="classifications-cpc/main-cpc/classification-cpc|classifications-cpc/further-cpc/classification-cpc",
+    inventors="us-parties/inventors/inventor|parties/inventors/inventor",
+    applicants="us-parties/us-applicants/us-applicant|parties/applicants/applicant",
+    assignees="assignees/assignee", priorities="priority-claims/priority-claim",
+    related="us-related-documents/*",
+    citations="us-references-cited/us-citation|references-cited/citation",
+)
+CITATION = Selection(category="category", patcit="patcit", nplcit="nplcit")
+DOC_ID = FieldTable(
     Field("country", "document-id/country", upper_or_none),
     Field("number", "document-id/doc-number"),
     Field("kind", "document-id/kind", upper_or_none),
     Field("date", "document-id/date", yyyymmdd_or_none),
 )
-BIB_FIELDS = (
+CITED_ID = FieldTable(*DOC_ID.fields[:3])  # a citation's country, number and kind (its date is not kept)
+BIB_FIELDS = FieldTable(
     Field("title", "invention-title"),
     Field("appl_type", "application-reference/@appl-type", str_or_none),
 )
-PARTY_FIELDS = (
+PARTY_FIELDS = FieldTable(
     Field("orgname", "addressbook/orgname|orgname"),
     Field("name", "addressbook/name|name"),
     Field("first", "addressbook/first-name|first-name"),
@@ -39,37 +56,27 @@ PARTY_FIELDS = (
     Field("state", "addressbook/address/state|address/state"),
     Field("residence", "residence/country"),
 )
-PRIORITY_FIELDS = (
+PRIORITY_FIELDS = FieldTable(
     Field("country", "country", upper_or_none),
     Field("number", "doc-number"),
     Field("date", "date", yyyymmdd_or_none),
 )
 IPCR_PARTS = ("section", "class", "subclass", "main-group", "subgroup")
-INVENTORS = "us-parties/inventors/inventor|parties/inventors/inventor"
-APPLICANTS = "us-parties/us-applicants/us-applicant|parties/applicants/applicant"
-CITATIONS = "us-references-cited/us-citation|references-cited/citation"
+IPCR_FIELDS = FieldTable(*(Field(part, part) for part in (*IPCR_PARTS, "symbol-position")))
+CLAIM_BREAKS = frozenset({"claim-text"})
 
 
-def _bib(root: etree._Element) -> etree._Element:
-    found = nodes(root, BIB)
-    if not found:
-        raise ValueError(f"<{root.tag}> has no us-bibliographic-data-grant/application element")
-    return found[0]
+def _ipcr(parts: dict) -> str | None:
+    return ipc_from_parts(*(parts[p] for p in IPCR_PARTS))
 
 
-def _ipcr(el: etree._Element) -> str | None:
-    return ipc_from_parts(*(first_text(el, p) for p in IPCR_PARTS))
-
-
-def classifications(bib: etree._Element) -> tuple[list[str], list[str]]:
+def classifications(bib: dict[str, list]) -> tuple[list[str], list[str]]:
     """IPC (ipcr: first-position `F` first; older `classification-ipc` text) and CPC (main, then further)."""
-    ipcr = nodes(bib, "classifications-ipcr/classification-ipcr")
-    ipcr.sort(key=lambda el: first_text(el, "symbol-position") != "F")
-    ipc = [_ipcr(el) for el in ipcr]
-    ipc += [normalise_ipc(flatten(el)) for el in nodes(
-        bib, "classification-ipc/main-classification|classification-ipc/further-classification")]
-    cpc = [_ipcr(el) for el in nodes(
-        bib, "classifications-cpc/main-cpc/classification-cpc|classifications-cpc/further-cpc/classification-cpc")]
+    ipcr = [extract(el, IPCR_FIELDS) for el in bib["ipcr"]]
+    ipcr.sort(key=lambda parts: parts["symbol-position"] != "F")
+    ipc = [_ipcr(parts) for parts in ipcr]
+    ipc += [normalise_ipc(flatten(el)) for el in bib["ipc"]]
+    cpc = [_ipcr(extract(el, IPCR_FIELDS)) for el in bib["cpc"]]
     return [s for s in ipc if s], [s for s in cpc if s]
 
 
@@ -79,10 +86,10 @@ def _party_values(el: etree._Element) -> dict:
     return v
 
 
-def parties(bib: etree._Element) -> tuple[list[dict], list[dict]]:
+def parties(bib: dict[str, list]) -> tuple[list[dict], list[dict]]:
     """Inventors (explicit list, else applicant-inventors) and applicants + assignees."""
-    applicants = nodes(bib, APPLICANTS)
-    inventor_els = nodes(bib, INVENTORS) or [a for a in applicants if a.get("app-type") == "applicant-inventor"]
+    applicants = bib["applicants"]
+    inventor_els = bib["inventors"] or [a for a in applicants if a.get("app-type") == "applicant-inventor"]
     inventors = []
     for el in inventor_els:
         v = _party_values(el)
@@ -93,16 +100,16 @@ def parties(bib: etree._Element) -> tuple[list[dict], list[dict]]:
             v = _party_values(el)
             owners.append(party(v["orgname"] or v["name"] or person(None, v["first"], v["last"], None)["name"],
                                 v["cc"], "applicant"))
-    for el in nodes(bib, "assignees/assignee"):
+    for el in bib["assignees"]:
         v = _party_values(el)
         owners.append(party(v["orgname"] or v["name"] or person(None, v["first"], v["last"], None)["name"],
                             v["cc"], "assignee"))
     return inventors, owners
 
 
-def priorities(bib: etree._Element) -> list[dict]:
+def priorities(bib: dict[str, list]) -> list[dict]:
     out = []
-    for el in nodes(bib, "priority-claims/priority-claim"):
+    for el in bib["priorities"]:
         v = extract(el, PRIORITY_FIELDS)
         out.append({"country": v["country"], "number": safe_app_number(v["country"], v["number"]),
                     "date": v["date"]})
@@ -115,11 +122,9 @@ def relation_name(tag: str) -> str:
     return "provisional" if name == "provisional-application" else name
 
 
-def related(bib: etree._Element) -> list[dict]:
+def related(bib: dict[str, list]) -> list[dict]:
     out = []
-    for rel in nodes(bib, "us-related-documents/*"):
-        if not isinstance(rel.tag, str):
-            continue
+    for rel in bib["related"]:
         for holder in nodes(rel, "relation/parent-doc") or [rel]:
             v = extract(holder, DOC_ID)
             if v["number"]:
@@ -128,19 +133,19 @@ def related(bib: etree._Element) -> list[dict]:
     return out
 
 
-def citations(bib: etree._Element) -> list[Citation]:
+def citations(bib: dict[str, list]) -> list[Citation]:
     out = []
-    for el in nodes(bib, CITATIONS):
-        category = first_text(el, "category")
+    for el in bib["citations"]:
+        part = CITATION.first(el)
+        category = hit_text(part["category"])
         cit = Citation(category=report_category(category), cited_by=cited_by_of(category))
-        pat = el.find("patcit")
-        if pat is not None:
-            v = extract(pat, DOC_ID)
+        if part["patcit"] is not None:
+            v = extract(part["patcit"], CITED_ID)
             cit.cited_pub_id = safe_pub_id(v["country"], v["number"], v["kind"])
             if cit.cited_pub_id is None:
                 cit.cited_npl = " ".join(str(x) for x in (v["country"], v["number"], v["kind"]) if x) or None
         else:
-            cit.cited_npl = flatten(el.find("nplcit")) or None
+            cit.cited_npl = flatten(part["nplcit"]) or None
         out.append(cit)
     return out
 
@@ -152,24 +157,33 @@ def _ref_number(idref: str | None, ids: dict[str, int | None]) -> int | None:
     return int(m.group()) if m else None
 
 
-def claims(root: etree._Element) -> list[Claim]:
+def claims(els: list[etree._Element], marks: Marks | None = None) -> list[Claim]:
     """Claims with nested claim-text on separate lines; claim-ref idrefs resolved to claim numbers."""
-    els = nodes(root, "claims/claim")
-    ids = {el.get("id"): int_or_none(el.get("num")) for el in els}
+    numbers = [int_or_none(el.get("num")) for el in els]
+    ids = {el.get("id"): number for el, number in zip(els, numbers)}
     out = []
-    for el in els:
+    for el, number in zip(els, numbers):
         refs = [_ref_number(r.get("idref"), ids) for r in el.iter("claim-ref")]
-        text = strip_claim_number(flatten(el, breaks={"claim-text"}))
-        out.append(Claim(int_or_none(el.get("num")), text, [r for r in refs if r]))
+        text = strip_claim_number(flatten(el, breaks=CLAIM_BREAKS, marks=marks))
+        out.append(Claim(number, text, [r for r in refs if r]))
     return out
+
+
+def _first(found: list[etree._Element]) -> etree._Element | None:
+    return found[0] if found else None
 
 
 def parse_v4(root: etree._Element) -> Doc:
     """A v4.x grant or application -> Doc."""
-    bib = _bib(root)
-    pub = extract(bib.find("publication-reference"), DOC_ID)
-    app = extract(bib.find("application-reference"), DOC_ID)
-    fields = extract(bib, BIB_FIELDS)
+    parts = DOCUMENT(root)
+    if not parts["bib"]:
+        raise ValueError(f"<{root.tag}> has no us-bibliographic-data-grant/application element")
+    bib = BIBLIO(parts["bib"][0])
+    abstract, description = _first(parts["abstract"]), _first(parts["description"])
+    marks = Marks([abstract, description, *parts["claims"]], breaks=CLAIM_BREAKS)
+    pub = extract(_first(bib["publication"]), DOC_ID)
+    app = extract(_first(bib["application"]), DOC_ID)
+    fields = extract(parts["bib"][0], BIB_FIELDS)
     if not pub["number"]:
         raise ValueError("publication-reference has no doc-number")
     is_app = root.tag == "us-patent-application"
@@ -182,11 +196,10 @@ def parse_v4(root: etree._Element) -> Doc:
     doc.doc_type = doc_type_of(pub["number"], is_app)
     if doc.doc_type == "utility" and fields["appl_type"] in ("design", "plant", "reissue", "sir"):
         doc.doc_type = fields["appl_type"]
-    abstract = root.find("abstract")
-    doc.abstract = joined(nodes(abstract, "p")) or (flatten(abstract) or None)
+    doc.abstract = joined(nodes(abstract, "p"), marks=marks) or (flatten(abstract, marks=marks) or None)
     doc.ipc, doc.cpc = classifications(bib)
     doc.inventors, doc.applicants = parties(bib)
     doc.priorities, doc.related, doc.citations = priorities(bib), related(bib), citations(bib)
-    doc.claims = claims(root)
-    doc.paragraphs = paragraphs(root.find("description"), {"p"}, {"heading"})
+    doc.claims = claims(parts["claim"], marks)
+    doc.paragraphs = paragraphs(description, {"p"}, {"heading"}, marks=marks)
     return doc
