@@ -4,12 +4,18 @@ from __future__ import annotations
 from prefect import flow, task
 
 from flows.build_patenteb import verify_task
+from flows.observe import published_counts, read_manifest
 from patentfactory.build_ipbench import build_and_publish_ipbench
 
 
 @task(name="build-and-publish-ipbench")
 def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: bool) -> dict:
     pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items, allow_drop=allow_drop)
+    manifest = read_manifest(out, pub.dataset, pub.version)
+    stats = manifest["stats"]
+    published_counts("build-ipbench", manifest, records_in=stats["english_publications"],
+                     records_out=sum(stats["items"].values()), rejected=None, unit="publications -> items",
+                     items=stats["items"], empty_tasks=stats["empty_tasks"])
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
 
 

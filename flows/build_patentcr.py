@@ -6,6 +6,7 @@ from datetime import date
 from prefect import flow, task
 
 from flows.build_patenteb import verify_task
+from flows.observe import log_counts, published_counts, read_manifest
 from patentfactory.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
 
@@ -21,12 +22,19 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
     from patentfactory.config import Settings
 
-    return fetch_claim_revisions(data_dir, ops_client_from_settings(Settings.load(), ops_url), params)
+    stats = fetch_claim_revisions(data_dir, ops_client_from_settings(Settings.load(), ops_url), params)
+    log_counts("fetch-claim-revisions", records_in=stats["grants"], records_out=stats["pairs"],
+               rejected=sum(stats["dropped"].values()), unit="grants -> pairs", search_hits=stats["search_hits"],
+               not_b1=stats["not_b1"], out_of_range=stats["out_of_range"], ops_404=stats["ops_404"],
+               dropped=stats["dropped"])
+    return stats
 
 
 @task(name="publish-patentcr")
 def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, allow_drop: bool) -> dict:
     pub = publish_patentcr(data_dir, out, stats, params, allow_drop=allow_drop)
+    published_counts("publish-patentcr", read_manifest(out, pub.dataset, pub.version), records_in=stats["pairs"],
+                     records_out=stats["pairs"], rejected=0, unit="pairs")
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
 
 

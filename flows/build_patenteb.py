@@ -4,6 +4,7 @@ from __future__ import annotations
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
+from flows.observe import published_counts, read_manifest
 from patentfactory.build_patenteb import build_and_publish_patenteb
 from patentfactory.inspect import inspect_version
 from patentfactory.storage import Storage
@@ -12,6 +13,14 @@ from patentfactory.storage import Storage
 @task(name="build-and-publish-patenteb")
 def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool) -> dict:
     pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop)
+    manifest = read_manifest(out, pub.dataset, pub.version)
+    stats = manifest["stats"]
+    families_in = stats["funnel"]["simple_families"]
+    families_out = sum(stats["families_by_split"].values())
+    published_counts("build-patenteb", manifest, records_in=families_in,
+                     records_out=families_out, rejected=families_in - families_out, unit="families",
+                     removed_duplicates=stats["removed_duplicates_total"],
+                     cross_split_pairs_dropped=stats["cross_split_pairs_dropped"])
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
 
 

@@ -6,11 +6,17 @@ from prefect import flow, task
 from patentfactory.build_pilot import build_and_publish_pilot
 
 from .build_patenteb import verify_task
+from .observe import published_counts, read_manifest
 
 
 @task(name="build-and-publish-pilot")
 def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allow_drop: bool) -> dict:
     pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, allow_drop=allow_drop)
+    manifest = read_manifest(out, pub.dataset, pub.version)
+    stats = manifest["stats"]
+    published_counts("build-pilot", manifest, records_in=stats["filters"]["input"],
+                     records_out=stats["cases"], rejected=stats["filters"]["input"] - stats["cases"], unit="cases",
+                     filters=stats["filters"])
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
 
 

@@ -11,6 +11,8 @@ from patentfactory.evaluation import evaluate_dataset, write_report
 from patentfactory.evaluation.report import render_report
 from patentfactory.storage import Storage
 
+from .observe import log_counts
+
 
 @task(name="evaluate-dataset")
 def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int | None) -> dict:
@@ -18,6 +20,10 @@ def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int
     storage = Storage(root)
     result = evaluate_dataset(storage, dataset, version, max_queries=max_queries)
     paths = write_report(storage, result)
+    scored = {s.task for s in result.scores}
+    log_counts("evaluate-dataset", records_in=len(scored) + len(result.skipped), records_out=len(scored),
+               rejected=len(result.skipped), unit="tasks", dataset=dataset, version=result.version,
+               scores=len(result.scores))
     create_markdown_artifact(key=f"{dataset}-eval", description=f"{dataset} {result.version} baselines",
                              markdown=render_report(result))
     return {"dataset": dataset, "version": result.version, "scores": paths.scores, "report": paths.report,

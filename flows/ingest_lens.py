@@ -5,10 +5,14 @@ from prefect import flow, task
 
 from patentfactory import stages
 
+from .observe import ingest_counts
+
 
 @task(name="ingest-lens-files")
 def ingest_lens_task(data_dir: str, files: list[str]) -> dict:
-    return stages.ingest_lens(data_dir, files)
+    stats = stages.ingest_lens(data_dir, files)
+    ingest_counts("ingest-lens-files", stats)
+    return stats
 
 
 @flow(name="ingest-lens")

@@ -7,6 +7,8 @@ from patentfactory.build_patentcr import ops_client_from_settings
 from patentfactory.config import Settings
 from patentfactory.ingest_ops import ingest_ops, search_numbers
 
+from .observe import log_counts
+
 
 def _client(base_url: str | None):
     return ops_client_from_settings(Settings.load(), base_url)
@@ -16,7 +18,12 @@ def _client(base_url: str | None):
 def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | None, query: str | None) -> dict:
     client = _client(base_url)
     docs = numbers if numbers else search_numbers(client, query or "")
-    return ingest_ops(data_dir, client, docs)
+    stats = ingest_ops(data_dir, client, docs)
+    done = stats["fetched"] + stats["skipped"]
+    log_counts("ingest-ops-documents", records_in=done + stats["not_found"], records_out=done,
+               rejected=stats["not_found"], unit="document x endpoint items", documents=stats["documents"],
+               fetched=stats["fetched"], skipped=stats["skipped"], stopped=stats["stopped"], tables=stats["records"])
+    return stats
 
 
 @flow(name="ingest-ops")

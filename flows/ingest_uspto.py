@@ -1,15 +1,43 @@
-"""Flow `ingest-uspto`: list the ODP weekly files of a date range, then one task per weekly file.
+"""Flow `ingest-uspto`: list the ODP weekly files of a date range, then fetch and parse each one.
 
-Each weekly file is its own task (retried on its own), run one after another: ODP asks for one
-request at a time, and the ledger is updated by one writer.
+Fetching stays in the flow's thread, one weekly file after another (ODP asks for one request at a time; a
+file the ledger has parsed is not fetched again). Each fetched file is parsed by its own task submitted to
+the configured task runner (flows/runtime.py: threads, or Dask workers), so parsing fans out and overlaps
+the next download. Parse tasks write their own warehouse parts but keep their ledger changes in memory and
+return them; the flow alone writes the ledger, once all parses are in. A crash before that only means the
+next run re-parses those files, whose parts are replaced, never duplicated.
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import date
+from pathlib import Path
 
 from prefect import flow, task
 
 from patentfactory import stages
+from patentfactory.ingest import IngestStats, Stores, ingest_file
+from patentfactory.ledger import Ledger
+from patentfactory.rawcache import RawCache
+from patentfactory.storage import Storage
+from patentfactory.warehouse import Warehouse
+
+from .observe import ingest_counts
+from .runtime import ConfiguredTaskRunner
+
+SOURCE = "uspto_bulk"
+
+
+class StagedLedger(Ledger):
+    """The shared ledger as read at task start; this task's changes stay in memory (one writer: the flow)."""
+
+    def _save(self) -> None:
+        pass
+
+
+def _staged_stores(data_dir: str) -> Stores:
+    root = Storage(data_dir)
+    return Stores(Warehouse(root.sub("warehouse")), StagedLedger(root.sub("warehouse")), RawCache(root.sub("raw")))
 
 
 @task(name="list-uspto-weekly-files", retries=2, retry_delay_seconds=30)
@@ -17,21 +45,73 @@ def list_task(base_url: str, start: date, end: date, api_key: str | None) -> lis
     return stages.list_uspto(base_url, start, end, api_key)
 
 
-@task(name="ingest-uspto-weekly-file", retries=2, retry_delay_seconds=30, task_run_name="ingest-{bulk_file[name]}")
-def ingest_file_task(data_dir: str, base_url: str, bulk_file: dict, api_key: str | None) -> dict:
-    return stages.ingest_uspto_file(data_dir, base_url, bulk_file, api_key)
+@task(name="fetch-uspto-weekly-file", retries=2, retry_delay_seconds=30, task_run_name="fetch-{bulk_file[name]}")
+def fetch_file_task(data_dir: str, base_url: str, bulk_file: dict, api_key: str | None) -> str | None:
+    """The local path of the downloaded file; None when the ledger has it parsed (same size, same parser)."""
+    from sources.odp_bulk import BulkFile, fetch_bulk_file, odp_client
+
+    done = Ledger(Storage(data_dir).sub("warehouse")).get(SOURCE, bulk_file["name"])
+    if done and done.get("parsed_at") and done.get("parser_version") == stages.USPTO_PARSER_VERSION \
+            and done.get("bytes") == bulk_file["size"]:
+        return None
+    dest = Path(data_dir) / "downloads" / "uspto"
+    return str(fetch_bulk_file(odp_client(base_url, api_key), BulkFile(**bulk_file), dest))
+
+
+@task(name="parse-uspto-weekly-file", task_run_name="parse-{path}")
+def parse_file_task(data_dir: str, path: str) -> dict:
+    """Raw cache + warehouse parts of one weekly file; returns its stats and its (unsaved) ledger row."""
+    from sources.uspto_bulk import parse_file
+
+    stores, stats = _staged_stores(data_dir), IngestStats(SOURCE)
+    ingest_file(stores, SOURCE, Path(path), parse_file, stages.USPTO_PARSER_VERSION, stats)
+    out = asdict(stats)
+    ingest_counts("parse-uspto-weekly-file", out, file=Path(path).name)
+    return {"stats": out, "ledger": stores.ledger.get(SOURCE, Path(path).name)}
+
+
+@task(name="record-uspto-ledger")
+def record_ledger_task(data_dir: str, rows: list[dict]) -> int:
+    """Write the parse tasks' ledger rows into the shared ledger (the single writer)."""
+    ledger = Ledger(Storage(data_dir).sub("warehouse"))
+    for row in rows:
+        ledger.record_fetch(row["source"], row["item"], row["sha256"], row["bytes"])
+        if row.get("parsed_at"):
+            ledger.record_parse(row["source"], row["item"], row["parser_version"], row["n_records"],
+                                row["n_rejects"])
+    return len(rows)
+
+
+def ingest_weekly_files(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
+    """The fan-out body, for any flow (this one, the nightly): runs on the calling flow's task runner."""
+    files = list_task(base_url, start, end, api_key)
+    skipped, futures = [], []
+    for f in files:
+        path = fetch_file_task(data_dir, base_url, f, api_key)
+        if path is None:
+            skipped.append(asdict(IngestStats(SOURCE, files=1, skipped=1)))
+        else:
+            futures.append(parse_file_task.submit(data_dir, path))
+    results = [fut.result(raise_on_failure=False) for fut in futures]
+    done = [r for r in results if isinstance(r, dict)]
+    record_ledger_task(data_dir, [d["ledger"] for d in done if d["ledger"]])
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r  # the first failed parse, once the finished ones are recorded
+    total = stages.merge_stats(SOURCE, skipped + [d["stats"] for d in done])
+    ingest_counts("ingest-uspto", total, listed=len(files))
+    return total
 
 
 @task(name="ingest-uspto-range")
 def ingest_uspto_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
-    """Plain sequential mapping for callers inside another flow (the nightly)."""
-    return stages.ingest_uspto(data_dir, base_url, start, end, api_key)
+    """Plain sequential ingest in one task (no fan-out), for callers that want a single task."""
+    stats = stages.ingest_uspto(data_dir, base_url, start, end, api_key)
+    ingest_counts("ingest-uspto-range", stats)
+    return stats
 
 
-@flow(name="ingest-uspto")
+@flow(name="ingest-uspto", task_runner=ConfiguredTaskRunner())
 def ingest_uspto(data_dir: str = "data", base_url: str = "https://api.uspto.gov",
                  start: date = date(2005, 1, 1), end: date = date(2030, 1, 1)) -> dict:
-    key = stages.default_settings().odp_api_key()
-    files = list_task(base_url, start, end, key)
-    parts = [ingest_file_task(data_dir, base_url, f, key) for f in files]
-    return stages.merge_stats("uspto_bulk", parts)
+    return ingest_weekly_files(data_dir, base_url, start, end, stages.default_settings().odp_api_key())

@@ -3,6 +3,8 @@
 Offline by default: the sample (or a generated) world is served by the local replica under the
 real services' paths, so the same clients run as against the live services; only base URLs and
 credentials differ (the replica accepts any credentials).
+The USPTO weekly files are parsed in parallel on the configured task runner (flows/runtime.py:
+threads by default, Dask with PF_TASK_RUNNER=dask); every task logs its counts (flows/observe.py).
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from .build_patenteb import build_patenteb
 from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_task
-from .ingest_uspto import ingest_uspto_task
+from .ingest_uspto import ingest_weekly_files
+from .runtime import ConfiguredTaskRunner
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
 
@@ -40,14 +43,14 @@ def lens_files(world: str) -> list[str]:
     return [str(p) for p in sorted((Path(world) / "lens").glob("*.jsonl"))]
 
 
-@flow(name="nightly")
+@flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337) -> dict:
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)
     profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
     with Replica(world) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
-        uspto = ingest_uspto_task(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+        uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2")
         ptab = ingest_ptab_task(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")

@@ -6,8 +6,9 @@ manifests or reprs.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, SecretStr
+from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -48,6 +49,15 @@ class Settings(BaseSettings):
     uspto_odp_api_key: SecretStr | None = None
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None
+    # Task runner of the fan-out flows (flows/runtime.py), read when a flow run starts:
+    # `thread` (one process, PF_TASK_THREADS threads) or `dask` (PF_DASK_ADDRESS = an existing scheduler,
+    # else a temporary local cluster of PF_DASK_WORKERS workers). See docs/scale-out.md.
+    task_runner: Literal["thread", "dask"] = "thread"
+    task_threads: int = Field(4, ge=1)
+    dask_address: str | None = None
+    dask_workers: int = Field(2, ge=1)
+    dask_threads_per_worker: int = Field(1, ge=1)
+    dask_processes: bool = True
 
     def odp_api_key(self) -> str | None:
         return self.uspto_odp_api_key.get_secret_value() if self.uspto_odp_api_key else None

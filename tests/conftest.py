@@ -35,8 +35,13 @@ def _offline_env(tmp_path_factory):
     yield
     # Stop Prefect's ephemeral API server while pytest's streams are still open (its atexit hook
     # would log to a closed console and print a spurious traceback after the summary).
+    # Drain queued run logs and events first, or they retry against the stopped server for a minute.
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
     from prefect.server.api.server import SubprocessASGIServer
 
+    APILogWorker.drain_all(timeout=30)
+    EventsWorker.drain_all(timeout=30)
     for server in list(SubprocessASGIServer._instances.values()):
         server.stop()
 
