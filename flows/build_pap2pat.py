@@ -6,6 +6,7 @@ from datetime import date
 from prefect import flow, task
 
 from flows.build_patenteb import verify_task
+from flows.observe import log_counts, published_counts, read_manifest
 from patentfactory.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
 from transforms.tasks.pap2pat import SplitParams
 
@@ -15,13 +16,20 @@ def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams) -> d
     """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
     from patentfactory.config import Settings
 
-    return ingest_semopenalex(data_dir, endpoint or Settings.load().upstreams.sparql_endpoint, params)
+    stats = ingest_semopenalex(data_dir, endpoint or Settings.load().upstreams.sparql_endpoint, params)
+    log_counts("ingest-semopenalex", records_in=stats["names"], records_out=stats["papers"], rejected=stats["rejects"],
+               unit="inventor names -> papers", queries=stats["queries"], cache_hits=stats["cache_hits"])
+    return stats
 
 
 @task(name="publish-pap2pat")
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
                  allow_drop: bool) -> dict:
     pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop)
+    manifest = read_manifest(out, pub.dataset, pub.version)
+    stats = manifest.get("stats", {}).get("build", {})
+    published_counts("build-pap2pat", manifest, records_in=stats.get("applications"), records_out=stats.get("pairs"),
+                     rejected=None, unit="applications -> pairs", splits=stats.get("splits"))
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
 
 

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from schemas import PAPERS, REJECTS
 from sources.records import ParseResult
-from sources.semopenalex import SemOpenAlexClient, SparqlError
+from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
 from transforms.matching import MatchParams, inventor_query_names, match_pairs
 from transforms.outlines import render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
@@ -61,15 +61,21 @@ class Pap2PatParams:
 # ---------- SemOpenAlex ingest ----------
 
 def read_applications(data_dir: str | Path, params: Pap2PatParams = Pap2PatParams()) -> pl.DataFrame:
-    """US pre-grant publications in the filing range with enough inventors (the `publications` columns)."""
-    pubs = stores_for(data_dir).warehouse.frame("publications")
-    return pubs.filter((pl.col("country") == "US") & pl.col("kind").is_in(APPLICATION_KINDS)
+    """US pre-grant publications from the bulk XML in the filing range with enough inventors.
+
+    Only `uspto_bulk` rows: the documents need the full description, and other sources' copies of the
+    same application (Lens) print inventors as 'LAST FIRST', which SemOpenAlex does not know."""
+    pubs = stores_for(data_dir).warehouse.frame("publications", dedupe=False).filter(pl.col("source") == "uspto_bulk")
+    return pubs.unique("pub_id", keep="last", maintain_order=True).filter(
+        (pl.col("country") == "US") & pl.col("kind").is_in(APPLICATION_KINDS)
                        & pl.col("app_date").is_between(params.app_from, params.app_to)
                        & (pl.col("inventors").list.len() >= params.match.min_inventors))
 
 
 def _item(endpoint: str) -> str:
-    return "sparql_" + hashlib.sha256(endpoint.encode()).hexdigest()[:12]
+    """One warehouse part per service: every ingest looks up all applications again (answers cached), so
+    the part is replaced, and a replica on a new port each night does not add parts."""
+    return "sparql_" + hashlib.sha256(service_name(endpoint).encode()).hexdigest()[:12]
 
 
 def fetch_candidate_papers(client: SemOpenAlexClient, names: list[str], step: int = NAMES_PER_STEP) -> ParseResult:

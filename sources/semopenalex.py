@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import time
+import urllib.parse
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
@@ -178,6 +179,13 @@ def parse_sparql_results(data: bytes, source_file: str = "", oa_urls: dict[str, 
     return out
 
 
+def service_name(endpoint: str) -> str:
+    """Which service an endpoint is, for cache keys: its host, or `replica` for any loopback port
+    (the offline replica starts on a free port every run, and its answers must still be reused)."""
+    host = urllib.parse.urlsplit(endpoint).hostname or endpoint
+    return "replica" if host in ("127.0.0.1", "localhost", "::1") else host
+
+
 class SemOpenAlexClient:
     """Batched, cached, timeout-aware SPARQL client for SemOpenAlex (or a replica of it)."""
 
@@ -194,7 +202,7 @@ class SemOpenAlexClient:
     def _cache_path(self, query: str) -> Path | None:
         if self.cache_dir is None:
             return None
-        digest = hashlib.sha256(f"{self.endpoint}\n{query}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{service_name(self.endpoint)}\n{query}".encode()).hexdigest()
         return self.cache_dir / f"{digest}.json"
 
     def _send(self, query: str) -> bytes:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.slow
 
 def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
     data, out = tmp_path / "data", tmp_path / "published"
-    first = nightly(scale="200", data_dir=str(data), out=str(out), seed=7)
+    first = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7)
     assert first["uspto"]["files"] > 0 and first["uspto"]["failed"] == 0
     assert first["uspto"]["records"]["publications"] > 0
     assert first["lens"]["records"]["publications"] > 0
@@ -25,12 +25,14 @@ def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
     assert rep.ok, rep.problems
     tasks = {f["task"] for f in rep.manifest["files"]}
     assert {"retrieval_IN", "title2full", "class_text2ipc3"} <= tasks
+    assert inspect_version(Storage(out), "pap2pat", first["pap2pat"]["version"]).ok
     ledger = Ledger(Storage(data / "warehouse"))
     assert all(r["parsed_at"] for r in ledger.items("uspto_bulk"))
 
-    second = nightly(scale="200", data_dir=str(data), out=str(out), seed=7)
+    second = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7)
     assert second["uspto"]["skipped"] == second["uspto"]["files"], "nothing new upstream: every weekly file skipped"
     assert second["lens"]["skipped"] == 1
     assert second["patenteb"]["version"] == pe["version"] and second["patenteb"]["created"] is False
+    assert second["pap2pat"]["created"] is False and second["pap2pat"]["ingest"]["queries"] == 0, "answers cached"
     manifest = json.loads((out / "patenteb" / pe["version"] / "manifest.json").read_text())
     assert manifest["leakage"]["no_family_or_text_in_two_splits"]["ok"]
