@@ -12,6 +12,9 @@ from datetime import date
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
+from prefect.states import State
+
+from patentfactory.errors import NothingToPublish
 
 from patentfactory.upstream import Replica
 from patentfactory.upstream.sparql import sparql_replica
@@ -45,6 +48,19 @@ def lens_files(world: str) -> list[str]:
     return [str(p) for p in sorted((Path(world) / "lens").glob("*.jsonl"))]
 
 
+def _outcome(name: str, state: State) -> tuple[dict | None, dict[str, str]]:
+    """A dataset that cannot be built must not stop the others: (result or None, {name: why} if it failed).
+
+    NothingToPublish (e.g. no pairs matched in a small world) is a skip, not a failure."""
+    if state.is_completed():
+        return state.result(), {}
+    exc = state.result(raise_on_failure=False)
+    if isinstance(exc, NothingToPublish):
+        get_run_logger().warning("%s skipped: %s", name, exc)
+        return None, {}
+    return None, {name: str(state.message)}
+
+
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337) -> dict:
     log = get_run_logger()
@@ -60,9 +76,7 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
     with sparql_replica(quads) as sparql:  # SemOpenAlex is a SPARQL service: a real triple store stands in
         log.info("SPARQL replica of %s at %s", world, sparql)
         pap2pat_run = build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed, return_state=True)
-    # a dataset that cannot be built must not stop the others; the nightly still fails at the end
-    failed = {} if pap2pat_run.is_completed() else {"pap2pat": pap2pat_run.message}
-    pap2pat = pap2pat_run.result(raise_on_failure=False) if not failed else None
+    pap2pat, failed = _outcome("pap2pat", pap2pat_run)
     patenteb = build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile)
     ipbench = build_ipbench(data_dir=data_dir, out=out, seed=seed)
     pilot = build_pilot(data_dir=data_dir, out=out, seed=seed,

@@ -30,7 +30,7 @@ from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_do
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
 
-from .errors import PFError
+from .errors import NothingToPublish
 from .parquet_io import parquet_bytes
 from .publish import LeakageCheck, Published, Release, publish
 from .stages import stores_for
@@ -155,7 +155,7 @@ def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStat
     papers = stores_for(data_dir).warehouse.frame("papers")
     stats.applications, stats.papers = apps.height, papers.height
     if apps.height == 0 or papers.height == 0:
-        raise PFError(f"nothing to match under {data_dir}: {apps.height} applications, {papers.height} papers",
+        raise NothingToPublish(f"nothing to match under {data_dir}: {apps.height} applications, {papers.height} papers",
                       "run `pf ingest uspto` and `pf ingest semopenalex` first")
     pairs = match_pairs(apps.lazy(), papers.lazy(), params.match).collect()
     ids = pairs["pub_id"].to_list()
@@ -223,6 +223,10 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
     stats.splits = {s: df.height for s, df in tables.items()}
     stats.empty_splits = sorted(s for s, df in tables.items() if df.height == 0)
     tables = {s: df for s, df in tables.items() if df.height}
+    if not tables:
+        raise NothingToPublish(f"no patent-paper pair matched among {stats.applications} applications and "
+                               f"{stats.papers} papers under {data_dir}; nothing published",
+                               "widen --from/--to or check `pf ingest semopenalex` found the inventors' works")
     stores = stores_for(data_dir)
     release = Release(
         dataset="pap2pat", tasks={TASK: tables} if tables else {},

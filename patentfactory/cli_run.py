@@ -33,9 +33,12 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed)
     out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
     out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
-    for name in ("patenteb", "patentcr", "ipbench", "pilot"):
+    for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         pub = result[name]
-        out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
+        if pub is None:
+            out.print(f"[yellow]skipped[/] {name}: nothing to publish from this world (see the log)")
+        else:
+            out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
     for name, ev in result["eval"].items():
         means = ", ".join(f"{m}={v:.3f}" for m, v in sorted(ev["overall"].items()))
         out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}")

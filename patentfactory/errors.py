@@ -20,3 +20,8 @@ class StorageError(PFError):
 
 class PublishError(PFError):
     """Publishing was refused (leakage, quality gate, empty split) or failed; nothing visible changed."""
+
+
+class NothingToPublish(PFError):
+    """The inputs hold nothing this dataset can be built from (e.g. no matched pairs): not a failure of
+    the run; the previous version (if any) stays LATEST and the nightly reports the dataset as skipped."""
