@@ -38,15 +38,30 @@ def _build(data: str, out: str, use_model: bool) -> None:
                                overrides={"min_families_per_ipc3": 20})
 
 
+def _child(conn, fn, args) -> None:
+    fn(*args)
+    conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
 def _run(fn, *args) -> tuple[float, float]:
+    """(wall seconds, this stage's own peak RSS in MB): each stage in a fresh spawned process."""
     ctx = mp.get_context("spawn")
+    recv, send = ctx.Pipe(duplex=False)
     t = time.perf_counter()
-    p = ctx.Process(target=fn, args=args)
+    p = ctx.Process(target=_child, args=(send, fn, args))
     p.start()
     p.join()
     if p.exitcode != 0:
         raise SystemExit(f"stage {fn.__name__} failed with exit code {p.exitcode}")
-    return time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return time.perf_counter() - t, recv.recv()
+
+
+def run_stages(scale: int, use_model: bool) -> list[tuple[str, float, float]]:
+    """generate -> ingest-lens -> build+publish at `scale`: (stage, wall s, peak RSS MB) per stage."""
+    tmp = Path(tempfile.mkdtemp(prefix="pf-bench-build-"))
+    world, data, out = str(tmp / "world"), str(tmp / "data"), str(tmp / "published")
+    return [("generate", *_run(_generate, world, scale)), ("ingest-lens", *_run(_ingest, world, data)),
+            ("build+publish", *_run(_build, data, out, use_model))]
 
 
 def main() -> None:
@@ -54,12 +69,9 @@ def main() -> None:
     ap.add_argument("--scale", type=int, default=100_000)
     ap.add_argument("--no-model", action="store_true", help="BM25 negatives only, whitespace token counts")
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="pf-bench-build-"))
-    world, data, out = str(tmp / "world"), str(tmp / "data"), str(tmp / "published")
-    rows = [("generate", *_run(_generate, world, args.scale)), ("ingest-lens", *_run(_ingest, world, data)),
-            ("build+publish", *_run(_build, data, out, not args.no_model))]
+    rows = run_stages(args.scale, not args.no_model)
     for name, wall, rss in rows:
-        print(f"{name:14s} wall {wall:7.1f} s   peak RSS (largest child so far) {rss:7.0f} MB")
+        print(f"{name:14s} wall {wall:7.1f} s   peak RSS {rss:7.0f} MB")
     print(f"scale {args.scale:,} inventions, model={'off' if args.no_model else 'all-MiniLM-L6-v2'}")
     print(f"build_patenteb_wall: {rows[-1][1]:.1f} s")
 
