@@ -10,10 +10,11 @@ line number, the rest of the file goes on.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import logging
 import re
+from collections import deque
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -54,6 +55,8 @@ CITED_PHASE = {"APP": "applicant", "SEA": "examiner", "ISR": "examiner", "EXA": 
 _ID_PARTS = re.compile(r"^\s*(?:PCT/)?([A-Z]{2})[\s_/-]*(.+?)(?:[\s_]+([A-Z]\d?))?\s*$")
 _OWNER_DATE = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)\s*$")
 _LENS_ID = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{3}-\d{2}[\dX]$")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+MAX_CELL_CHARS = 131072  # the csv module's default field limit: a longer cell is a reject, not a crash
 
 
 # ---------- converters ----------
@@ -190,12 +193,74 @@ def _csv_row(result: ParseResult, fields: dict, source_file: str, raw: str) -> N
             result.add("reported_families", fam)
 
 
+class _Lines:
+    """Physical lines (line ends kept; CR, LF or CRLF) with push-back, for `csv_records`."""
+
+    def __init__(self, text: str) -> None:
+        self._it = _LINE.finditer(text)
+        self.pending: deque[str] = deque()
+        self.taken: list[str] = []
+
+    def __iter__(self) -> "_Lines":
+        return self
+
+    def __next__(self) -> str:
+        line = self.pending.popleft() if self.pending else next(self._it).group(0)
+        self.taken.append(line)
+        return line
+
+
+def _is_row(line: str, width: int) -> bool:
+    """One physical line that is a complete record of `width` fields on its own."""
+    try:
+        return len(next(csv.reader([line]), [])) == width
+    except csv.Error:
+        return False
+
+
+def csv_records(text: str) -> Iterator[tuple[list[str] | None, str, str | None]]:
+    """(cells, raw text, error) per CSV record, the header first; cells is None when the record is bad.
+
+    A record is bad when the csv module refuses it (a cell over MAX_CELL_CHARS) or when it has
+    another number of fields than the header. A bad record that spans several lines is usually a broken
+    quote that swallowed the rows after it: only its first line is reported, the others are re-read,
+    so one stray quote costs one row, not the rest of the file.
+    """
+    lines = _Lines(text)
+    reader = csv.reader(lines, strict=False)
+    width: int | None = None
+    while True:
+        lines.taken = []
+        try:
+            cells: list[str] | None = next(reader)
+            error = None
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            cells, error = None, f"unreadable CSV record: {exc}"
+        if error is None and width is not None and cells and len(cells) != width:
+            error = f"expected {width} fields, got {len(cells)}"
+        elif error is None and cells and max(map(len, cells)) > MAX_CELL_CHARS:
+            error = f"a cell has {max(map(len, cells))} characters, cap is {MAX_CELL_CHARS}"
+        taken = lines.taken
+        if error is None and width and len(taken) > 1 and any(_is_row(ln, width) for ln in taken[1:]):
+            error = f"a quoted cell runs over {len(taken) - 1} line(s) that are rows of their own"
+        if error and len(taken) > 1:
+            lines.pending.extendleft(reversed(taken[1:]))
+            taken = taken[:1]
+            error += " (broken quoting: the following lines are read again)"
+        yield (None if error else cells), "".join(taken), error
+        if width is None:
+            width = len(cells) if cells else 0
+
+
 def parse_lens_csv(path_or_bytes: str | Path | bytes, source_file: str) -> ParseResult:
     """A Lens patent CSV export -> records; layout from the header, unknown columns ignored (one warning)."""
     result = ParseResult()
     text, encoding = decode_export(_read_bytes(path_or_bytes))
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip() for h in next(reader, [])]
+    records = csv_records(text)
+    first = next(records, None)
+    header = [h.strip() for h in (first[0] or [])] if first else []
     try:
         layout = detect_layout(header)
     except ValueError as exc:
@@ -206,13 +271,14 @@ def parse_lens_csv(path_or_bytes: str | Path | bytes, source_file: str) -> Parse
     if unknown:
         log.warning("lens %s: %d unknown column(s) ignored: %s", source_file, len(unknown), ", ".join(unknown))
     log.debug("lens %s: %s layout, %s", source_file, layout, encoding)
-    for n, cells in enumerate(reader, start=1):
-        if not any(c.strip() for c in cells):
+    for n, (cells, line, error) in enumerate(records, start=1):
+        if cells is not None and not any(c.strip() for c in cells):
+            continue
+        if cells is None:
+            result.reject(SOURCE, source_file, f"row {n}", ValueError(error), line)
             continue
         raw = json.dumps(dict(zip(header, cells)), ensure_ascii=False)
         try:
-            if len(cells) != len(header):
-                raise ValueError(f"expected {len(header)} fields, got {len(cells)}")
             fields = {FIELDS[h]: v for h, v in zip(header, cells) if h in FIELDS and h in known}
             _csv_row(result, fields, source_file, raw)
         except (PatentIdError, ValueError) as exc:

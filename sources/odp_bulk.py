@@ -32,18 +32,53 @@ def odp_client(base_url: str = LIVE_BASE_URL, api_key: str | None = None, min_af
     return HttpClient(base_url, headers=headers, retry=RetryPolicy(min_after_429=min_after_429), min_interval=0.0)
 
 
+class ListingError(ValueError):
+    """An ODP product listing that is not in the documented shape."""
+
+
+def _bulk_file(product: str, f: object) -> BulkFile | None:
+    """One `fileDataBag` entry -> BulkFile; None for non-data files; ValueError/TypeError when malformed."""
+    if not isinstance(f, dict):
+        raise TypeError(f"entry is {type(f).__name__}, expected an object")
+    name = f.get("fileName")
+    if not isinstance(name, str) or f.get("fileTypeText") != "Data" or not name.endswith(".zip"):
+        return None
+    size, day, url = f.get("fileSize") or 0, f.get("fileDataFromDate"), f.get("fileDownloadURI")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise TypeError(f"fileSize is {size!r}, expected a byte count")
+    if not isinstance(day, str) or not isinstance(url, str) or not url:
+        raise TypeError("fileDataFromDate and fileDownloadURI must be strings")
+    return BulkFile(product, name, size, date.fromisoformat(day[:10]), url)
+
+
 def parse_product_listing(payload: dict, product: str) -> list[BulkFile]:
-    """`bulkDataProductBag[].productFileBag.fileDataBag[]` -> weekly data zips (DTDs and docs skipped)."""
+    """`bulkDataProductBag[].productFileBag.fileDataBag[]` -> weekly data zips (DTDs and docs skipped).
+
+    A payload of another shape is a ListingError; one malformed file entry is skipped with a warning
+    naming it (the other weekly files still load; the next run sees the entry again).
+    """
+    if not isinstance(payload, dict):
+        raise ListingError(f"ODP listing {product}: payload is {type(payload).__name__}, expected an object")
+    bag = payload.get("bulkDataProductBag")
+    if not isinstance(bag or [], list):
+        raise ListingError(f"ODP listing {product}: bulkDataProductBag is {type(bag).__name__}, expected a list")
     out = []
-    for prod in payload.get("bulkDataProductBag") or []:
-        if prod.get("productIdentifier") != product:
+    for prod in bag or []:
+        if not isinstance(prod, dict) or prod.get("productIdentifier") != product:
             continue
-        for f in (prod.get("productFileBag") or {}).get("fileDataBag") or []:
-            name = f.get("fileName", "")
-            if f.get("fileTypeText") != "Data" or not name.endswith(".zip"):
+        files = (prod.get("productFileBag") or {}).get("fileDataBag") if isinstance(
+            prod.get("productFileBag") or {}, dict) else None
+        if not isinstance(files or [], list):
+            raise ListingError(f"ODP listing {product}: productFileBag.fileDataBag is not a list")
+        for i, f in enumerate(files or []):
+            try:
+                bf = _bulk_file(product, f)
+            except (TypeError, ValueError) as exc:
+                name = f.get("fileName") if isinstance(f, dict) else None
+                log.warning("ODP listing %s: file entry %d (%r) skipped: %s", product, i, name, exc)
                 continue
-            out.append(BulkFile(product, name, int(f.get("fileSize") or 0),
-                                date.fromisoformat(f["fileDataFromDate"][:10]), f["fileDownloadURI"]))
+            if bf is not None:
+                out.append(bf)
     return sorted(out, key=lambda b: (b.data_date, b.name))
 
 
@@ -55,7 +90,11 @@ def list_product_files(client: HttpClient, product: str, start: date, end: date)
                               "includeFiles": "true"})
     if resp.status_code != 200:
         raise HttpError(f"ODP product listing {product}: HTTP {resp.status_code}", resp.status_code)
-    return parse_product_listing(resp.json(), product)
+    try:
+        payload = resp.json()
+    except ValueError as exc:
+        raise ListingError(f"ODP listing {product}: response is not JSON ({exc})") from None
+    return parse_product_listing(payload, product)
 
 
 def fetch_bulk_file(client: HttpClient, f: BulkFile, dest_dir: Path) -> Path:

@@ -47,42 +47,78 @@ def fetch_decision_pages(client: HttpClient, start: date, end: date, limit: int 
         if resp.status_code != 200:
             raise HttpError(f"PTAB search at offset {offset}: HTTP {resp.status_code}", resp.status_code)
         yield offset, resp.content
-        page = resp.json()
-        got = len(page.get("patentAppealDataBag") or [])
+        try:
+            page = _obj(json.loads(resp.content), "page")
+            got = len(page.get("patentAppealDataBag") or [])
+            total = int(page.get("count") or 0)
+        except (ValueError, TypeError, RecursionError) as exc:  # paging cannot go on without count
+            raise HttpError(f"PTAB search at offset {offset}: unreadable page ({type(exc).__name__}: {exc})"[:300],
+                            resp.status_code) from None
         offset += got
-        total = int(page.get("count") or 0)
         if got == 0 or offset >= total or (max_records is not None and offset >= max_records):
             return
 
 
-def _required(rec: dict, *path: str) -> object:
-    cur: object = rec
-    for key in path:
-        if not isinstance(cur, dict) or cur.get(key) in (None, ""):
-            raise KeyError(f"missing field {'.'.join(path)}")
-        cur = cur[key]
-    return cur
+def _obj(value: object, name: str) -> dict:
+    """A JSON object (or {} for null); any other type is a TypeError naming the field."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise TypeError(f"{name} is {type(value).__name__}, expected an object")
+    return value
 
 
-def _list(value: object) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else []
+def _text(value: object, name: str, ids: bool = False) -> str | None:
+    """A string (or None); integers too when `ids` (an id sent as a number keeps its digits)."""
+    if value is None or isinstance(value, str):
+        return value
+    if ids and isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(f"{name} is {type(value).__name__}, expected a string")
 
 
-def parse_decision_record(rec: dict) -> dict:
-    """One `patentAppealDataBag` record -> a `ptab_decisions` row (raises KeyError/ValueError on bad input)."""
-    decision = rec.get("decisionData") or {}
-    document = rec.get("documentData") or {}
-    app_no = str(_required(rec, "appellantData", "applicationNumberText"))
-    text = document.get("documentOCRText")
+def _required(rec: dict, *path: str) -> str:
+    """The non-empty string (or integer id) at `path`; KeyError when absent, TypeError when mistyped."""
+    cur: dict = rec
+    for depth, key in enumerate(path[:-1], start=1):
+        cur = _obj(cur.get(key), ".".join(path[:depth]))
+    value = _text(cur.get(path[-1]), ".".join(path), ids=True)
+    if not value:
+        raise KeyError(f"missing field {'.'.join(path)}")
+    return value
+
+
+def _list(value: object, name: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TypeError(f"{name} is {type(value).__name__}, expected a list")
+    return [t for t in (_text(v, name, ids=True) for v in value) if t is not None]
+
+
+def parse_decision_record(rec: object) -> dict:
+    """One `patentAppealDataBag` record -> a `ptab_decisions` row.
+
+    Raises KeyError (missing field), TypeError (a field of the wrong JSON type) or ValueError.
+    """
+    rec = _obj(rec, "record")
+    decision = _obj(rec.get("decisionData"), "decisionData")
+    document = _obj(rec.get("documentData"), "documentData")
+    app_no = _required(rec, "appellantData", "applicationNumberText")
+    text = _text(document.get("documentOCRText"), "documentData.documentOCRText")
+    _text(document.get("fileDownloadURI"), "documentData.fileDownloadURI")  # the PDF step reads these two
+    size = document.get("documentSizeQuantity")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+        raise TypeError(f"documentData.documentSizeQuantity is {size!r}, expected a byte count")
     return {
-        "decision_id": str(_required(rec, "documentData", "documentIdentifier")),
-        "appeal_number": str(_required(rec, "appealNumber")),
+        "decision_id": _required(rec, "documentData", "documentIdentifier"),
+        "appeal_number": _required(rec, "appealNumber"),
         "app_id": app_id("US", app_no),
-        "decision_date": date.fromisoformat(str(_required(rec, "decisionData", "decisionIssueDate"))[:10]),
-        "decision_type": decision.get("decisionTypeCategory"),
-        "outcome": decision.get("appealOutcomeCategory"),
-        "issue_types": _list(decision.get("issueTypeBag")),
-        "statutes": _list(decision.get("statuteAndRuleBag")),
+        "decision_date": date.fromisoformat(_required(rec, "decisionData", "decisionIssueDate")[:10]),
+        "decision_type": _text(decision.get("decisionTypeCategory"), "decisionData.decisionTypeCategory"),
+        "outcome": _text(decision.get("appealOutcomeCategory"), "decisionData.appealOutcomeCategory"),
+        "issue_types": _list(decision.get("issueTypeBag"), "decisionData.issueTypeBag"),
+        "statutes": _list(decision.get("statuteAndRuleBag"), "decisionData.statuteAndRuleBag"),
         "text": text,
         "text_origin": "api" if text else None,
         "pdf_sha256": None,
@@ -94,16 +130,21 @@ def parse_search_page(data: bytes, source_file: str) -> ParseResult:
     """A search response body -> ptab_decisions rows + rejects (bad JSON, records missing fields)."""
     result = ParseResult()
     try:
-        page = json.loads(data)
+        page = _obj(json.loads(data), "page")
         records = page["patentAppealDataBag"]
         if not isinstance(records, list):
             raise TypeError("patentAppealDataBag is not a list")
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         result.reject(SOURCE, source_file, "page", exc, data)
         return result
+    seen: dict[str, int] = {}
     for i, rec in enumerate(records):
         try:
-            result.add("ptab_decisions", parse_decision_record(rec))
+            row = parse_decision_record(rec)
+            if row["decision_id"] in seen:
+                raise ValueError(f"duplicate decision {row['decision_id']} (first at record={seen[row['decision_id']]})")
+            seen[row["decision_id"]] = i
+            result.add("ptab_decisions", row)
         except (KeyError, ValueError, TypeError, PatentIdError) as exc:
             result.reject(SOURCE, source_file, f"record={i}", exc, json.dumps(rec)[:2048])
     return result

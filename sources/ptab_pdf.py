@@ -14,6 +14,7 @@ import io
 import logging
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass, field
 
 from transforms.opinions import strip_cover
@@ -21,6 +22,10 @@ from transforms.opinions import strip_cover
 log = logging.getLogger(__name__)
 MIN_CHARS = 20
 OCR_DPI = 300
+MAX_PAGES = 1000          # a decision is rarely over 200 pages; more is a reject, not hours of work
+MAX_OCR_PAGES = 200       # pages without a text layer that we OCR (about 2 s each)
+MAX_STREAM_BYTES = 128 << 20  # one Flate stream inflating past this is a decompression bomb
+_STREAM = re.compile(rb"stream\r?\n")
 HEADER = re.compile(r"^(Appeal(?: No\.)? \d{4}-\d{6}|Application(?: No\.)? \d{2}/\d{3},\d{3})\s*$")
 PAGE_NO = re.compile(r"^\s*(?:Page )?\d{1,3}\s*$")
 MARGIN_NO = re.compile(r"^(?:5|10|15|20|25|30|35|40|45|50) (?=[A-Za-z(\"'])")
@@ -78,19 +83,41 @@ def _ocr_page(data: bytes, index: int, dpi: int) -> str:
         pdf.close()
 
 
+def check_streams(data: bytes, cap: int = MAX_STREAM_BYTES) -> None:
+    """Refuse a PDF with a Flate stream that inflates past `cap` (checked in 1 MB steps, never held whole)."""
+    for m in _STREAM.finditer(data):
+        inflater, seen, chunk = zlib.decompressobj(), 0, data[m.end():m.end() + (8 << 20)]
+        try:
+            while chunk and not inflater.eof:
+                seen += len(inflater.decompress(chunk, 1 << 20))
+                if seen > cap:
+                    raise PdfUnreadable(f"decompression bomb: a stream inflates past {cap >> 20} MB")
+                chunk = inflater.unconsumed_tail
+        except zlib.error:
+            continue  # not a Flate stream (or not at this offset): pdfminer decides
+
+
 def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -> list[PageText]:
     """Per-page text: the text layer where it has >= `min_chars` characters, OCR otherwise."""
     import pdfplumber
     if not data.lstrip()[:5].startswith(b"%PDF"):
         raise PdfUnreadable("corrupt: not a PDF (no %PDF header)")
+    check_streams(data)
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
+            if len(pdf.pages) > MAX_PAGES:
+                raise PdfUnreadable(f"too many pages: {len(pdf.pages)} (cap {MAX_PAGES})")
             layers = [_layer_text(p) or "" for p in pdf.pages]
+    except PdfUnreadable:
+        raise
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types for bad files
         kind = "encrypted" if b"/Encrypt" in data or "password" in repr(exc).lower() else "corrupt"
         raise PdfUnreadable(f"{kind}: {type(exc).__name__}: {exc}"[:300]) from None
     if not layers:
         raise PdfUnreadable("zero pages")
+    scans = sum(len(t.strip()) < min_chars for t in layers)
+    if scans > MAX_OCR_PAGES:
+        raise PdfUnreadable(f"too many pages without text: {scans} would need OCR (cap {MAX_OCR_PAGES})")
     pages = []
     for i, text in enumerate(layers):
         if len(text.strip()) >= min_chars:
