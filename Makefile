@@ -33,6 +33,9 @@ test: install
 bench: install
 	$(BIN)/python benchmarks/uspto_parse.py
 	$(BIN)/python benchmarks/negatives.py
+	$(BIN)/python benchmarks/build_patenteb.py --scale 10000
+	$(BIN)/python benchmarks/scale.py
+	$(BIN)/python benchmarks/dask_scaleout.py
 
 deploy: install  # registers every deployment in prefect.yaml against $$PREFECT_API_URL
 	@test -n "$$PREFECT_API_URL" || { echo "set PREFECT_API_URL (e.g. http://127.0.0.1:4200/api)"; exit 2; }
