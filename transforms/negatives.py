@@ -74,16 +74,33 @@ def bm25s_index(corpus_tokens: list[list[str]], k1: float = 1.5, b: float = 0.75
     return model
 
 
+def _rank_hits(docs: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Order each query row by (score desc, index asc), drop zero scores: (row, rank, doc, score) per hit.
+
+    One int64 sort key per hit: the float32 score's bits (monotone for scores >= 0) negated, then the index.
+    """
+    docs, scores = np.asarray(docs, dtype=np.int64), np.asarray(scores, dtype=np.float32)
+    bits = np.maximum(scores, 0).view(np.int32).astype(np.int64)
+    keys = np.sort((-bits << 32) | docs, axis=-1)
+    rows, ranks = np.nonzero(keys < 0)  # positive scores form a prefix of each sorted row
+    hit = keys[rows, ranks]
+    hit_scores = (-(hit >> 32)).astype(np.int32).view(np.float32)
+    return rows, ranks, hit & 0xFFFFFFFF, hit_scores
+
+
+def _bm25s_retrieve(model: object, query_tokens: list[list[str]], k: int,
+                    n_threads: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    docs, scores = model.retrieve(query_tokens, k=k, show_progress=False,  # type: ignore[attr-defined]
+                                  n_threads=n_threads, chunksize=max(1, len(query_tokens) // (4 * n_threads)))
+    return _rank_hits(docs, scores)
+
+
 def bm25s_search(model: object, query_tokens: list[list[str]], k: int,
                  k1: float = 1.5) -> list[tuple[np.ndarray, np.ndarray]]:
     """Top-k per query from a bm25s index; scores times (k1 + 1) to equal rank-bm25's, zeros dropped."""
-    docs, scores = model.retrieve(query_tokens, k=k, show_progress=False, n_threads=1)  # type: ignore[attr-defined]
-    out = []
-    for row_docs, row_scores in zip(docs, scores):
-        row_scores = row_scores.astype(np.float64) * (k1 + 1)
-        keep = row_scores > 0
-        out.append(_sort_top(row_docs[keep].astype(np.int64), row_scores[keep], k))
-    return out
+    rows, _, docs, scores = _bm25s_retrieve(model, query_tokens, k)
+    bounds = np.cumsum(np.bincount(rows, minlength=len(query_tokens)))[:-1]
+    return list(zip(np.split(docs, bounds), np.split(scores.astype(np.float64) * (k1 + 1), bounds)))
 
 
 def dense_top_k(
@@ -124,42 +141,57 @@ def citation_network(edges: pl.LazyFrame, hops: int = 1) -> pl.LazyFrame:
     return reach.filter(pl.col("family_id") != pl.col("other_family")).sort("family_id", "other_family")
 
 
-def _hits_frame(query_ids: list[str], corpus_ids: list[str],
-                hits: list[tuple[np.ndarray, np.ndarray]], source: str) -> pl.DataFrame:
-    """Long frame (q_family, neg_family, source_rank, source) from per-query index hits."""
-    lengths = [len(h[0]) for h in hits]
+_HITS_SCHEMA = {"q": pl.Int32, "neg": pl.Int32, "source_rank": pl.Int32, "src": pl.Int8}
+SOURCES = ("bm25", "dense")  # src codes 0, 1: bm25 wins interleaving ties
+
+
+def _flat_hits(hits: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lengths = np.array([len(h[0]) for h in hits], dtype=np.int64)
     flat = np.concatenate([h[0] for h in hits]) if hits else np.array([], dtype=np.int64)
-    return pl.DataFrame({
-        "q_family": np.repeat(np.array(query_ids, dtype=object), lengths).tolist(),
-        "neg_family": [corpus_ids[i] for i in flat.tolist()],
-        "source_rank": np.concatenate([np.arange(n) for n in lengths]).tolist() if hits else [],
-    }, schema={"q_family": pl.String, "neg_family": pl.String, "source_rank": pl.Int64}).with_columns(
-        pl.lit(source).alias("source"))
+    ranks = np.arange(flat.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.repeat(np.arange(len(hits)), lengths), ranks, flat
 
 
 class CandidateSearcher:
     """One split's corpus (family_id, text), indexed once for BM25 and/or embedded once, searched often."""
 
     def __init__(self, corpus: pl.DataFrame, sources: Sequence[str] = ("bm25", "dense"),
-                 encode: Encoder | None = None) -> None:
+                 encode: Encoder | None = None, n_threads: int = 1) -> None:
         self.ids: list[str] = corpus.get_column("family_id").to_list()
         texts = corpus.get_column("text").fill_null("").to_list()
         self._position = {f: i for i, f in enumerate(self.ids)}
         self._tokens = tokenize_for_bm25(texts) if "bm25" in sources and texts else None
         self._bm25 = bm25s_index(self._tokens) if self._tokens else None
         self._emb = np.asarray(encode(texts)) if "dense" in sources and encode is not None and texts else None
+        self._threads = n_threads
+
+    def positions(self, family_ids: Sequence[str]) -> np.ndarray:
+        return np.array([self._position[f] for f in family_ids], dtype=np.int64)
+
+    def search_positions(self, rows: np.ndarray, depth: int) -> pl.DataFrame:
+        """Unfiltered hits as corpus positions (q, neg, source_rank, src), top `depth` per source and query."""
+        depth = min(depth, len(self.ids))
+        parts = []
+        if self._bm25 is not None and self._tokens is not None and len(rows) and depth:
+            r, rank, doc, _ = _bm25s_retrieve(self._bm25, [self._tokens[i] for i in rows], depth, self._threads)
+            parts.append((rows[r], doc, rank, 0))
+        if self._emb is not None and len(rows) and depth:
+            r, rank, doc = _flat_hits(dense_top_k(self._emb, self._emb[rows], depth))
+            parts.append((rows[r], doc, rank, 1))
+        if not parts:
+            return pl.DataFrame(schema=_HITS_SCHEMA)
+        return pl.concat([pl.DataFrame({"q": q, "neg": n, "source_rank": k, "src": np.full(len(q), c)},
+                                       schema=_HITS_SCHEMA) for q, n, k, c in parts])
 
     def search(self, query_ids: list[str], depth: int) -> pl.DataFrame:
         """Unfiltered (q_family, neg_family, source_rank, source) hits, top `depth` per source."""
-        rows = [self._position[q] for q in query_ids]
-        depth = min(depth, len(self.ids))
-        frames = []
-        if self._bm25 is not None and self._tokens is not None and rows:
-            hits = bm25s_search(self._bm25, [self._tokens[i] for i in rows], depth)
-            frames.append(_hits_frame(query_ids, self.ids, hits, "bm25"))
-        if self._emb is not None and rows:
-            frames.append(_hits_frame(query_ids, self.ids, dense_top_k(self._emb, self._emb[rows], depth), "dense"))
-        return pl.concat(frames) if frames else _hits_frame([], [], [], "bm25")
+        hits = self.search_positions(self.positions(query_ids), depth)
+        ids = pl.Series(self.ids, dtype=pl.String)
+        return pl.DataFrame({
+            "q_family": ids.gather(hits.get_column("q")), "neg_family": ids.gather(hits.get_column("neg")),
+            "source_rank": hits.get_column("source_rank").cast(pl.Int64),
+            "source": pl.Series(SOURCES, dtype=pl.String).gather(hits.get_column("src")),
+        })
 
 
 def search_candidates(
@@ -200,3 +232,85 @@ def filter_candidates(
         .filter(pl.col("rank") < n_negatives)
         .select("q_family", "group", "neg_family", "source", "relation", "rank")
     )
+
+
+RELATIONS = (IN, OUT, FULL_MIX, PART_MIX)  # relation codes 0..3 (-1: a family missing from the sets)
+GROUPS = (IN, MIXED, OUT)  # query group codes 0..2
+_ALLOWED_CODES = pl.DataFrame(
+    [(GROUPS.index(g), RELATIONS.index(r)) for g, rels in ALLOWED_RELATIONS.items() for r in rels],
+    schema={"g": pl.Int8, "rel": pl.Int8}, orient="row")
+
+
+def _interleave(cands: pl.DataFrame, n_negatives: int) -> pl.DataFrame:
+    """Per (q, g): sources alternate by post-filter rank `_r` (bm25 first), duplicates dropped, first n kept."""
+    return (cands.sort("q", "g", "_r", "src")
+            .unique(["q", "g", "neg"], keep="first", maintain_order=True)
+            .with_columns(pl.int_range(pl.len()).over("q", "g").alias("rank"))
+            .filter(pl.col("rank") < n_negatives))
+
+
+class CandidateFilter:
+    """`filter_candidates` over one split's corpus positions: bitset relations, sorted network keys, no strings.
+
+    Gives the same negatives as `filter_candidates` on the same hits, in bounded memory per query chunk.
+    """
+
+    def __init__(self, ids: Sequence[str], family_sets: pl.DataFrame, network: pl.DataFrame) -> None:
+        self.n = len(ids)
+        pos = pl.DataFrame({"family_id": list(ids), "pos": np.arange(self.n)},
+                           schema={"family_id": pl.String, "pos": pl.Int64})
+        sets = (pos.join(family_sets.select("family_id", "ipc3_set", pl.lit(True).alias("_known")), on="family_id",
+                         how="left").sort("pos"))
+        self._known = sets.get_column("_known").fill_null(False).to_numpy()
+        self._null = sets.get_column("ipc3_set").is_null().to_numpy()  # `domain_relation` falls through: PART_MIX
+        long = sets.select("pos", pl.col("ipc3_set").list.unique()).explode("ipc3_set").drop_nulls()
+        code = long.get_column("ipc3_set").rank("dense").cast(pl.Int64).to_numpy() - 1
+        self._bits = np.zeros((self.n, max(1, (int(code.max(initial=0)) + 64) // 64)), dtype=np.uint64)
+        np.bitwise_or.at(self._bits, (long.get_column("pos").to_numpy(), code // 64),
+                         np.left_shift(np.uint64(1), (code % 64).astype(np.uint64)))
+        self._size = np.bitwise_count(self._bits).sum(axis=1)
+        linked = (network.join(pos, on="family_id")
+                  .join(pos.rename({"family_id": "other_family", "pos": "opos"}), on="other_family"))
+        self._network = np.unique(linked.get_column("pos").to_numpy() * self.n + linked.get_column("opos").to_numpy())
+
+    def relation(self, q: np.ndarray, neg: np.ndarray) -> np.ndarray:
+        """Relation code of each (query, candidate) position pair, as `domain_relation` defines it."""
+        shared = np.bitwise_count(self._bits[q] & self._bits[neg]).sum(axis=1)
+        n_q, n_neg = self._size[q], self._size[neg]
+        rel = np.select([(shared == n_q) & (shared == n_neg), shared == 0, (shared == n_q) | (shared == n_neg)],
+                        [0, 1, 2], 3).astype(np.int8)
+        rel[self._null[q] | self._null[neg]] = 3
+        rel[~(self._known[q] & self._known[neg])] = -1
+        return rel
+
+    def linked(self, q: np.ndarray, neg: np.ndarray) -> np.ndarray:
+        """Is the candidate in the query's citation network?"""
+        keys = q * self.n + neg
+        at = np.minimum(np.searchsorted(self._network, keys), max(self._network.size - 1, 0))
+        return self._network[at] == keys if self._network.size else np.zeros(keys.size, dtype=bool)
+
+    def select(self, hits: pl.DataFrame, queries: pl.DataFrame, n_negatives: int,
+               depths: Sequence[int]) -> pl.DataFrame:
+        """Negatives (q, g, neg, src, rel, rank) of the first depth level that fills (q, g), else the deepest.
+
+        `hits` from `CandidateSearcher.search_positions` at `depths[-1]`; `queries` has (q, g) codes. Level i
+        sees only hits with source_rank < depths[i], as if searched that deep (the old deeper passes).
+        """
+        q = hits.get_column("q").to_numpy().astype(np.int64)
+        neg = hits.get_column("neg").to_numpy().astype(np.int64)
+        rel = self.relation(q, neg)
+        wanted = np.zeros((self.n, len(RELATIONS) + 1), dtype=bool)  # relations any group of the query takes
+        for g, r in _ALLOWED_CODES.iter_rows():
+            wanted[queries.filter(pl.col("g") == g).get_column("q").to_numpy(), r] = True
+        keep = wanted[q, rel] & (q != neg)  # rel -1 reads the always-False last column
+        keep[keep] = ~self.linked(q[keep], neg[keep])
+        cands = (hits.with_columns(pl.Series("rel", rel, dtype=pl.Int8)).filter(pl.Series(keep))
+                 .join(queries.select("q", "g"), on="q")
+                 .join(_ALLOWED_CODES, on=["g", "rel"], how="semi")
+                 .with_columns(pl.col("source_rank").rank("ordinal").over("q", "g", "src").alias("_r"))
+                 .filter(pl.col("_r") <= n_negatives))  # n per source always covers n distinct negatives
+        found = pl.concat([_interleave(cands.filter(pl.col("source_rank") < d), n_negatives)
+                           .with_columns(pl.lit(i, dtype=pl.Int32).alias("level")) for i, d in enumerate(depths)])
+        chosen = found.group_by("q", "g", "level").len().group_by("q", "g").agg(
+            pl.coalesce(pl.col("level").filter(pl.col("len") >= n_negatives).min(), pl.col("level").max()))
+        return found.join(chosen, on=["q", "g", "level"], how="semi").select("q", "g", "neg", "src", "rel", "rank")

@@ -9,8 +9,9 @@ import polars as pl
 import pytest
 
 from transforms.ipc import FULL_MIX, IN, MIXED, OUT, PART_MIX
-from transforms.negatives import ALLOWED_RELATIONS, bm25_top_k, citation_network, dense_top_k, filter_candidates, \
-    search_candidates, sentence_transformer_encoder, tokenize_for_bm25
+from transforms.negatives import ALLOWED_RELATIONS, GROUPS, RELATIONS, SOURCES, CandidateFilter, _rank_hits, \
+    bm25_top_k, citation_network, dense_top_k, filter_candidates, search_candidates, sentence_transformer_encoder, \
+    tokenize_for_bm25
 from transforms.tasks.patenteb_context import prepare_context
 
 from .test_patenteb_tasks import SMALL, make_world
@@ -98,6 +99,70 @@ def test_cap_and_interleaving_of_sources() -> None:
     assert out["neg_family"].to_list() == ["N0", "N2", "N1", "N3", "N4"]
     assert out["source"].to_list() == ["bm25", "dense", "bm25", "dense", "dense"]
     assert out["rank"].to_list() == [0, 1, 2, 3, 4]
+
+
+def test_rank_hits_orders_by_score_then_index_and_drops_zeros() -> None:
+    docs = np.array([[5, 3, 9, 1], [2, 7, 4, 0]])
+    scores = np.array([[0.5, 2.0, 0.5, 0.0], [0.0, 0.0, 0.0, 0.0]], dtype=np.float32)
+    rows, ranks, hit_docs, hit_scores = _rank_hits(docs, scores)
+    assert rows.tolist() == [0, 0, 0] and ranks.tolist() == [0, 1, 2]
+    assert hit_docs.tolist() == [3, 5, 9] and hit_scores.tolist() == [2.0, 0.5, 0.5]
+
+
+def _random_mining_case(seed: int, n: int = 60, depth: int = 25):
+    rng = np.random.default_rng(seed)
+    ids = [f"F{i:03d}" for i in range(n)]
+    pool = [["A01"], ["A01", "B01"], ["B01"], ["A01", "C01"], ["C01"], ["B01", "C01", "D01"], [], None]
+    sets = pl.DataFrame({"family_id": ids, "ipc3_set": [pool[i] for i in rng.integers(0, len(pool), n)]},
+                        schema={"family_id": pl.String, "ipc3_set": pl.List(pl.String)})
+    edges = pl.DataFrame({"citing_family": [ids[i] for i in rng.integers(0, n, 80)],
+                          "cited_family": [ids[i] for i in rng.integers(0, n, 80)]})
+    network = citation_network(edges.lazy()).collect()
+    q_rows = sorted(rng.choice(n, 20, replace=False).tolist())
+    queries = pl.DataFrame([(ids[q], g) for q in q_rows for g in GROUPS if rng.random() < 0.6],
+                           schema=["q_family", "group"], orient="row")
+    hits = []
+    for src in range(len(SOURCES)):
+        for q in q_rows:
+            for r, d in enumerate(rng.permutation(n)[:depth].tolist()):
+                hits.append((q, d, r, src))
+    hits = pl.DataFrame(hits, schema={"q": pl.Int32, "neg": pl.Int32, "source_rank": pl.Int32, "src": pl.Int8},
+                        orient="row")
+    return ids, sets, network, queries, hits
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_candidate_filter_matches_filter_candidates(seed: int) -> None:
+    ids, sets, network, queries, hits = _random_mining_case(seed)
+    names = pl.Series(ids)
+    cands = pl.DataFrame({"q_family": names.gather(hits["q"]), "neg_family": names.gather(hits["neg"]),
+                          "source_rank": hits["source_rank"].cast(pl.Int64),
+                          "source": pl.Series(SOURCES).gather(hits["src"])})
+    for n_neg in (1, 4, 10):
+        ref = filter_candidates(cands.lazy(), queries.lazy(), network.lazy(), sets.lazy(), n_neg).collect()
+        coded = queries.select(pl.col("q_family").str.slice(1).cast(pl.Int32).alias("q"),
+                               pl.col("group").replace_strict(GROUPS, [0, 1, 2], return_dtype=pl.Int8).alias("g"))
+        got = CandidateFilter(ids, sets, network).select(hits, coded, n_neg, [1000])
+        got = got.select(names.gather(got["q"]).alias("q_family"), pl.Series(GROUPS).gather(got["g"]).alias("group"),
+                         names.gather(got["neg"]).alias("neg_family"), pl.Series(SOURCES).gather(got["src"])
+                         .alias("source"), pl.Series(RELATIONS).gather(got["rel"]).alias("relation"), "rank")
+        key = ["q_family", "group", "rank"]
+        assert ref.height > 0 and got.sort(key).equals(ref.sort(key))
+
+
+def test_candidate_filter_levels_take_the_first_depth_that_fills() -> None:
+    ids, sets, network, queries, hits = _random_mining_case(3)
+    coded = queries.select(pl.col("q_family").str.slice(1).cast(pl.Int32).alias("q"),
+                           pl.col("group").replace_strict(GROUPS, [0, 1, 2], return_dtype=pl.Int8).alias("g"))
+    rules = CandidateFilter(ids, sets, network)
+    shallow = rules.select(hits.filter(pl.col("source_rank") < 5), coded, 3, [5])
+    deep = rules.select(hits, coded, 3, [25])
+    both = rules.select(hits, coded, 3, [5, 25])
+    full = shallow.group_by("q", "g").len().filter(pl.col("len") >= 3).select("q", "g")
+    expected = pl.concat([shallow.join(full, on=["q", "g"], how="semi"), deep.join(full, on=["q", "g"], how="anti")])
+    key = ["q", "g", "rank"]
+    assert full.height > 0 and both.height > shallow.height
+    assert both.sort(key).equals(expected.sort(key))
 
 
 def test_citation_network_hops() -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import date, timedelta
 
 import polars as pl
@@ -11,6 +12,8 @@ from schemas import CITATIONS, CLAIMS, FAMILIES, PUBLICATIONS
 from transforms.splits import check_no_family_leak
 from transforms.tasks import TaskRegistry, TaskSpec
 from transforms.tasks.patenteb import PATENTEB_TASKS, PatenTEBParams, build_patenteb, cap_train_rows
+from transforms.tasks.patenteb_builders import build_retrieval
+from transforms.tasks.patenteb_context import plan_train_queries, prepare_context
 
 CLASSES = ("A61", "C07", "G06", "H04")
 VOCAB = {
@@ -222,6 +225,40 @@ def test_train_cap_keeps_stratum_minimum():
     capped = cap_train_rows(df, ["text", "label"], max_rows=20, min_per_stratum=3, seed=0)
     counts = dict(capped.group_by("_stratum").len().iter_rows())
     assert counts["b"] == 3 and counts["a"] == 19
+
+
+def test_train_cap_quota_does_not_overflow_on_large_strata():
+    df = pl.DataFrame({"text": [str(i) for i in range(100_000)], "_stratum": ["a"] * 60_000 + ["b"] * 40_000})
+    counts = dict(cap_train_rows(df, ["text"], max_rows=50_000, min_per_stratum=3, seed=0)
+                  .group_by("_stratum").len().iter_rows())
+    assert counts == {"a": 30_000, "b": 20_000}
+
+
+def test_train_queries_chosen_before_mining_when_the_cap_can_bite(world):
+    params = replace(SMALL, max_train_rows=60, min_rows_per_stratum=2)
+    ctx = prepare_context(world["publications"], world["claims"], world["citations"], world["families"], params)
+    train = ctx.pairs.filter(pl.col("split") == "train")
+    every = train.select("q_family", pl.col("relation_group").alias("group")).unique()
+    planned = ctx.train_queries
+    assert plan_train_queries(ctx.pairs, ctx.families, SMALL).sort("q_family", "group").equals(
+        every.sort("q_family", "group"))  # under the default cap nothing is planned away
+    assert 0 < planned.height < every.height
+    assert ctx.negatives.select("q_family", "group").unique().join(planned, on=["q_family", "group"],
+                                                                   how="anti").height == 0
+    bound = (train.join(planned.rename({"group": "relation_group"}), on=["q_family", "relation_group"], how="semi")
+             .group_by("q_family", "relation_group").len()
+             .join(ctx.families.select(pl.col("family_id").alias("q_family"), "ipc3"), on="q_family"))
+    per_stratum_slack = bound.group_by("relation_group", "ipc3").agg(pl.col("len").max())["len"].sum()
+    assert bound["len"].sum() <= 3 * params.max_train_rows + per_stratum_slack
+    strata = train.join(ctx.families.select(pl.col("family_id").alias("q_family"), "ipc3"), on="q_family")
+    assert bound.select("relation_group", "ipc3").n_unique() == strata.select("relation_group", "ipc3").n_unique()
+    for group in ("IN", "MIXED", "OUT"):  # published train rows: whole planned queries, nothing else
+        rows = build_retrieval(ctx, group, ("train",))["train"]
+        texts = ctx.families.select("family_id", "full_text")
+        chosen = planned.filter(pl.col("group") == group).join(texts, left_on="q_family", right_on="family_id")
+        assert set(rows["q_text"]) <= set(chosen["full_text"])
+        n_pos = train.filter(pl.col("relation_group") == group).group_by("q_family").len()
+        assert rows.height >= chosen.join(n_pos, on="q_family")["len"].sum()  # every positive of a kept query
 
 
 def test_registry_rejects_duplicates_and_bad_specs():

@@ -188,8 +188,9 @@ def cap_train_rows(df: pl.DataFrame, fields: list[str], max_rows: int, min_per_s
     if df.height <= max_rows:
         return df
     total = df.height
-    quota = pl.max_horizontal(pl.min_horizontal(pl.len(), pl.lit(min_per_stratum)),
-                              (pl.len() * max_rows / total).floor()).over("_stratum")
+    size = pl.len().cast(pl.Int64)  # UInt32 len * max_rows overflows past ~28k rows per stratum
+    quota = pl.max_horizontal(pl.min_horizontal(size, pl.lit(min_per_stratum)),
+                              (size * max_rows / total).floor()).over("_stratum")
     key = stable_hash(pl.concat_str([pl.col(f).cast(pl.String) for f in fields], separator="\x1f",
                                     ignore_nulls=True), seed)
     return (df.with_columns(key.alias("_h")).sort("_stratum", "_h")

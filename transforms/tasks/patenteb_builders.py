@@ -30,8 +30,12 @@ def build_retrieval(ctx: PatenTEBContext, group: str, splits: tuple[str, ...]) -
 
     Row j of a query pairs positive j mod n_pos with its j-th hard negative (if any): a query keeps all
     its (capped) positives and gets at most `max_triplets_per_query` triplets; neg_text is null elsewhere.
+    Train keeps only `ctx.train_queries` (all of them unless the group's train table could pass the cap).
     """
     pos = ctx.pairs.filter(pl.col("relation_group") == group).select("split", "q_family", "t_family", "pos_idx")
+    if ctx.train_queries is not None:  # whole queries chosen before mining where the train cap can bite
+        chosen = ctx.train_queries.filter(pl.col("group") == group).get_column("q_family")
+        pos = pos.filter((pl.col("split") != "train") | pl.col("q_family").is_in(chosen.implode()))
     negs = ctx.negatives.filter(pl.col("group") == group).select(
         "split", "q_family", pl.col("rank").alias("j"), "neg_family", pl.col("source").alias("_source"))
     counts = pos.group_by("split", "q_family").agg(pl.len().alias("n_pos")).join(

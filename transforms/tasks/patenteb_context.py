@@ -11,11 +11,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from transforms.citations import family_citation_edges
 from transforms.ipc import IN, MIXED, OUT, add_domain_relation, assign_family_ipc3
-from transforms.negatives import CandidateSearcher, Encoder, citation_network, filter_candidates
+from transforms.negatives import (
+    GROUPS, RELATIONS, SOURCES, CandidateFilter, CandidateSearcher, Encoder, citation_network,
+)
 from transforms.segments import drop_selected_drawing, remove_fragment, segment_abstracts
 from transforms.selection import (
     TokenCounter, assemble_family_texts, choose_representatives, count_whitespace_tokens, flag_family_filters,
@@ -25,6 +28,7 @@ from transforms.splits import split_families, stable_hash
 
 log = logging.getLogger(__name__)
 
+BM25_THREADS = 1  # bm25s retrieval threads (a machine setting, not a build parameter: output is the same)
 TEXT_VARIANTS = ("full_text", "text_no_title", "text_no_problem", "text_no_effect")
 
 
@@ -78,6 +82,7 @@ class PatenTEBContext:
     citing_dates: pl.DataFrame
     negatives: pl.DataFrame
     stats: dict[str, Any] = field(default_factory=dict)
+    train_queries: pl.DataFrame | None = None  # retrieval train (q_family, group) kept before mining; None: all
 
     def split_families(self, split: str) -> pl.DataFrame:
         return self.families.filter(pl.col("split") == split)
@@ -179,49 +184,84 @@ def cap_positives(pairs: pl.DataFrame, max_per_query: int, seed: int) -> pl.Data
     )
 
 
-def _mine_chunk(searcher: CandidateSearcher, corpus_size: int, queries: pl.DataFrame, network: pl.DataFrame,
-                fams: pl.DataFrame, params: PatenTEBParams) -> pl.DataFrame:
-    """Search `negative_depth` deep; queries still short of negatives are searched again 10x deeper.
+def plan_train_queries(pairs: pl.DataFrame, fams: pl.DataFrame, params: PatenTEBParams) -> pl.DataFrame:
+    """(q_family, group) train queries whose retrieval rows are published: all, unless the cap must bite.
 
-    Same-class text dominates the top hits, so OUT and PART_MIX candidates often sit further down; a
-    deeper pass (up to `negative_max_depth`) supersedes the shallow one for those queries only.
+    Every positive is a row, so where a group's train positives alone exceed `max_train_rows` whole queries
+    are kept before mining by `cap_train_rows`' rule at query level: a proportional quota of positives per
+    query IPC3 (never below the stratum minimum, at least one query), queries in seeded hash order. Mining
+    effort is then bounded by the cap, not by the world; `cap_train_rows` still trims the triplet surplus.
     """
-    depth, pending, passes = params.negative_depth, queries, []
-    while pending.height:
-        q_ids = pending.get_column("q_family").unique().sort().to_list()
-        kept = filter_candidates(searcher.search(q_ids, depth).lazy(), pending.lazy(), network.lazy(), fams.lazy(),
-                                 params.max_triplets_per_query).collect()
-        passes.append(kept.with_columns(pl.lit(len(passes)).alias("_pass")))
-        full = kept.group_by("q_family", "group").len().filter(pl.col("len") >= params.max_triplets_per_query)
-        pending = pending.join(full, on=["q_family", "group"], how="anti")
-        if depth >= min(corpus_size, params.negative_max_depth):
-            break
-        depth = min(depth * 10, params.negative_max_depth, corpus_size)
-    found = pl.concat(passes)
-    last = found.group_by("q_family", "group").agg(pl.col("_pass").max())
-    return found.join(last, on=["q_family", "group", "_pass"], how="semi").drop("_pass")
+    queries = (pairs.filter(pl.col("split") == "train").group_by("q_family", pl.col("relation_group").alias("group"))
+               .agg(pl.len().cast(pl.Int64).alias("_n")).join(fams.select(pl.col("family_id").alias("q_family"), "ipc3"), on="q_family"))
+    total = pl.col("_n").sum().over("group")
+    stratum = pl.col("_n").sum().over("group", "ipc3")
+    quota = pl.max_horizontal(pl.min_horizontal(stratum, params.min_rows_per_stratum),
+                              (stratum * params.max_train_rows / total).floor())
+    order = ["_h", "q_family"]
+    taken = pl.col("_n").cum_sum().over("group", "ipc3", order_by=order)
+    first = pl.int_range(pl.len()).over("group", "ipc3", order_by=order) == 0
+    keep = (total <= params.max_train_rows) | (taken <= quota) | first
+    return (queries.with_columns(stable_hash(pl.col("q_family"), params.seed).alias("_h"))
+            .filter(keep).select("q_family", "group").sort("q_family", "group"))
+
+
+def _depth_levels(depth: int, max_depth: int, corpus_size: int) -> list[int]:
+    """Search depths of the passes: `depth`, then 10x deeper while short, up to `max_depth` (or the corpus)."""
+    levels = [depth]
+    while levels[-1] < min(corpus_size, max_depth):
+        levels.append(min(max(levels[-1] * 10, levels[-1] + 1), max_depth, corpus_size))
+    return levels
 
 
 def _mine_split(corpus: pl.DataFrame, queries: pl.DataFrame, network: pl.DataFrame, fams: pl.DataFrame,
-                params: PatenTEBParams, encode: Encoder | None, chunk: int = 2000) -> pl.DataFrame:
-    """Index the split once, then mine in query chunks so hit frames stay bounded in memory."""
-    searcher = CandidateSearcher(corpus, params.negative_sources, encode)
-    q_ids = queries.get_column("q_family").unique().sort().to_list()
+                params: PatenTEBParams, encode: Encoder | None, chunk: int = 1000) -> pl.DataFrame:
+    """Index the split once, search each query chunk once at the deepest level, filter it as it streams.
+
+    Same-class text dominates the top hits, so OUT and PART_MIX candidates often sit further down: a
+    (query, group) short of negatives at `negative_depth` takes them from 10x deeper (up to
+    `negative_max_depth`); hits stay corpus positions until the kept negatives are named.
+    """
+    searcher = CandidateSearcher(corpus, params.negative_sources, encode, n_threads=BM25_THREADS)
+    rules = CandidateFilter(searcher.ids, fams, network)
+    depths = _depth_levels(params.negative_depth, params.negative_max_depth, corpus.height)
+    coded = queries.select(pl.Series("q", searcher.positions(queries.get_column("q_family").to_list()),
+                                     dtype=pl.Int32),
+                           pl.col("group").replace_strict(GROUPS, list(range(len(GROUPS))), return_dtype=pl.Int8)
+                           .alias("g"))
+    rows = np.unique(coded.get_column("q").to_numpy())
     found = []
-    for start in range(0, len(q_ids), chunk):
-        part = queries.filter(pl.col("q_family").is_in(q_ids[start:start + chunk]))
-        found.append(_mine_chunk(searcher, corpus.height, part, network, fams, params))
-    return pl.concat(found)
+    for start in range(0, rows.size, chunk):
+        part = rows[start:start + chunk]
+        hits = searcher.search_positions(part, depths[-1])
+        found.append(rules.select(hits, coded.filter(pl.col("q").is_in(part)), params.max_triplets_per_query,
+                                  depths))
+    kept = pl.concat(found) if found else pl.DataFrame(schema={"q": pl.Int32, "g": pl.Int8, "neg": pl.Int32,
+                                                               "src": pl.Int8, "rel": pl.Int8, "rank": pl.Int64})
+    ids = pl.Series(searcher.ids, dtype=pl.String)
+    return pl.DataFrame({
+        "q_family": ids.gather(kept.get_column("q")), "group": pl.Series(GROUPS).gather(kept.get_column("g")),
+        "neg_family": ids.gather(kept.get_column("neg")),
+        "source": pl.Series(SOURCES).gather(kept.get_column("src")),
+        "relation": pl.Series(RELATIONS).gather(kept.get_column("rel")),
+        "rank": kept.get_column("rank").cast(pl.Int64),
+    })
 
 
 def mine_negatives(ctx_fams: pl.DataFrame, pairs: pl.DataFrame, network: pl.DataFrame,
-                   params: PatenTEBParams, encode: Encoder | None) -> pl.DataFrame:
-    """Hard negatives per (query, group) for the splits that get triplets (train by default)."""
+                   params: PatenTEBParams, encode: Encoder | None,
+                   train_queries: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Hard negatives per (query, group) for the splits that get triplets (train by default).
+
+    `train_queries` (q_family, group), when given, limits train mining to the queries that get published.
+    """
     frames = []
     for split in params.negative_splits:
         corpus = ctx_fams.filter(pl.col("split") == split).select("family_id", pl.col("full_text").alias("text"))
         queries = (pairs.filter(pl.col("split") == split)
                    .select("q_family", pl.col("relation_group").alias("group")).unique().sort("q_family", "group"))
+        if split == "train" and train_queries is not None:
+            queries = queries.join(train_queries, on=["q_family", "group"], how="semi")
         if corpus.height == 0 or queries.height == 0:
             continue
         kept = _mine_split(corpus, queries, network, ctx_fams, params, encode)
@@ -272,11 +312,12 @@ def prepare_context(
              .join(ids.rename({"family_id": "cited_family"}), on="cited_family", how="semi"))
     network = citation_network(edges_lf, params.network_hops).collect()
     pairs = cap_positives(build_pairs(fams, edges, stats), params.max_positives_per_query, params.seed)
-    negatives = mine_negatives(fams, pairs, network, params, encode)
+    train_queries = plan_train_queries(pairs, fams, params)
+    negatives = mine_negatives(fams, pairs, network, params, encode, train_queries)
     stats["negatives"] = {src: int(negatives.filter(pl.col("source") == src).height) for src in ("bm25", "dense")}
     citing = _citing_dates(citations, publications, families).collect()
     log.info("patenteb: %d families in %d domains, %d positive pairs", fams.height, stats["domains"], pairs.height)
-    return PatenTEBContext(params, fams, pairs, edges, network, citing, negatives, stats)
+    return PatenTEBContext(params, fams, pairs, edges, network, citing, negatives, stats, train_queries)
 
 
 __all__ = ["IN", "MIXED", "OUT", "PatenTEBContext", "PatenTEBParams", "prepare_context"]
