@@ -79,11 +79,13 @@ def ingest_uspto(data_dir: str | Path, base_url: str, start: date, end: date, ap
 def ingest_lens(data_dir: str | Path, files: list[str | Path],
                 progress: Callable[[str], None] | None = None) -> dict:
     """Lens CSV / JSONL exports (format by suffix) into the warehouse."""
-    from sources.lens import parse_lens_csv, parse_lens_jsonl
+    from sources.lens import iter_lens_jsonl, parse_lens_csv
 
     def parse(path: Path):
-        fn = parse_lens_jsonl if path.suffix.lower() in (".jsonl", ".json") else parse_lens_csv
-        yield fn(path, path.name)
+        if path.suffix.lower() in (".jsonl", ".json"):
+            yield from iter_lens_jsonl(path, path.name)  # streamed: memory bounded by a batch
+        else:
+            yield parse_lens_csv(path, path.name)
 
     stats = ingest_files(stores_for(data_dir), "lens", [Path(f) for f in files], parse, LENS_PARSER_VERSION,
                          progress)

@@ -10,6 +10,7 @@ line number, the rest of the file goes on.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import logging
 import re
@@ -25,6 +26,7 @@ from .records import ParseResult
 
 log = logging.getLogger(__name__)
 SOURCE = "lens"
+BATCH_RECORDS = 20_000  # lines per ParseResult when streaming an export into the warehouse
 MULTI = ";;"
 MODERN_COLUMNS = (
     "#", "Jurisdiction", "Kind", "Display Key", "Lens ID", "Publication Date", "Publication Year",
@@ -370,21 +372,40 @@ def _jsonl_record(result: ParseResult, rec: dict, source_file: str, raw: str) ->
             result.add(table, r)
 
 
+def iter_lens_jsonl(path_or_bytes: str | Path | bytes, source_file: str,
+                    batch_records: int = BATCH_RECORDS) -> Iterator[ParseResult]:
+    """A Lens JSON Lines export, read line by line, as ParseResults of about `batch_records` lines each.
+
+    Memory is bounded by the batch, not the file (a 100k-family export is 1.4 GB); a bad line is a
+    reject (`line N`)."""
+    stream = io.BytesIO(path_or_bytes) if isinstance(path_or_bytes, bytes) else open(path_or_bytes, "rb")
+    with stream:
+        result, taken, batches = ParseResult(), 0, 0
+        for n, line in enumerate(stream, start=1):
+            if n == 1 and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            line = line.rstrip(b"\r\n")
+            if not line.strip():
+                continue
+            text = line.decode("utf-8", errors="replace")
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    raise ValueError("line is not a JSON object")
+                _jsonl_record(result, rec, source_file, text)
+            except (PatentIdError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                result.reject(SOURCE, source_file, f"line {n}", exc, line)
+            taken += 1
+            if taken >= batch_records:
+                yield result
+                result, taken, batches = ParseResult(), 0, batches + 1
+        if taken or not batches:  # an empty export still yields one (empty) result
+            yield result
+
+
 def parse_lens_jsonl(path_or_bytes: str | Path | bytes, source_file: str) -> ParseResult:
-    """A Lens patent API export in JSON Lines -> records; a bad line is a reject (`line N`)."""
-    result = ParseResult()
-    data = _read_bytes(path_or_bytes)
-    for n, line in enumerate(data.splitlines(), start=1):
-        if n == 1 and line.startswith(b"\xef\xbb\xbf"):
-            line = line[3:]
-        if not line.strip():
-            continue
-        text = line.decode("utf-8", errors="replace")
-        try:
-            rec = json.loads(line)
-            if not isinstance(rec, dict):
-                raise ValueError("line is not a JSON object")
-            _jsonl_record(result, rec, source_file, text)
-        except (PatentIdError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            result.reject(SOURCE, source_file, f"line {n}", exc, line)
-    return result
+    """The whole export as one ParseResult (small files, tests); ingest streams `iter_lens_jsonl`."""
+    merged = ParseResult()
+    for part in iter_lens_jsonl(path_or_bytes, source_file):
+        merged.extend(part)
+    return merged

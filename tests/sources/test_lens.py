@@ -170,3 +170,19 @@ def test_converters():
     with pytest.raises(ValueError):
         lens_date("next tuesday")
     assert priority_entry("US 62/130,600") == {"country": "US", "number": "62130600", "date": None}
+
+
+def test_jsonl_streams_in_batches_equal_to_the_whole_file(real_samples):
+    """Ingest streams exports batch by batch (memory bounded by the batch); the union equals one parse."""
+    from sources.lens import iter_lens_jsonl
+
+    path = real_samples / "lens" / "lens_api_biopoly.jsonl"
+    data = path.read_bytes() + b"{not json}\n"
+    batches = list(iter_lens_jsonl(data, "biopoly.jsonl", batch_records=2))
+    whole = parse_lens_jsonl(data, "biopoly.jsonl")
+    n_lines = len([ln for ln in data.splitlines() if ln.strip()])
+    assert len(batches) == -(-n_lines // 2) > 1
+    assert [r["pub_id"] for b in batches for r in b.rows["publications"]] == [r["pub_id"] for r in whole.rows["publications"]]
+    assert sum(len(b.rejects) for b in batches) == len(whole.rejects) == 1
+    assert batches[-1].rejects[0]["locator"] == f"line {n_lines}"
+    assert list(iter_lens_jsonl(b"", "empty.jsonl"))[0].rows.get("publications", []) == []
