@@ -102,7 +102,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
                                use_model: bool = True) -> Published:
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
-    pubs = wh.frame("publications")
+    pubs = wh.lean_frame("publications", skip=("raw",))
     if pubs.height == 0:
         from .errors import PFError
         raise PFError(f"the warehouse under {root.uri('warehouse')} has no publications",
@@ -113,7 +113,8 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     encode, count = model_functions() if use_model else (None, None)
     if encode is not None:
         encode = EmbeddingCache(root, MODEL_PACKAGE).encoder(encode)
-    tasks, stats = build_patenteb(pubs.lazy(), wh.lazy("claims"), wh.lazy("citations"), families.lazy(), params,
+    tasks, stats = build_patenteb(pubs.lazy(), wh.lean_frame("claims", skip=("depends_on", "is_independent")).lazy(),
+                                  wh.lean_frame("citations").lazy(), families.lazy(), params,
                                   encode=encode, count_tokens=count)
     dropped = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
     tasks = {t: {s: df for s, df in sp.items() if df.height} for t, sp in tasks.items()}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pyarrow as pa
 import pytest
 
@@ -25,6 +26,26 @@ def test_parts_replace_instead_of_duplicating(tmp_path: Path):
     wh.write_part("publications", "ipg240102.zip", _pubs(["US-1-B2", "US-2-B2"]))  # rerun of the same item
     wh.write_part("publications", "ipg240109.zip", _pubs(["US-3-B2"]))
     assert wh.frame("publications")["pub_id"].sort().to_list() == ["US-1-B2", "US-2-B2", "US-3-B2"]
+
+
+def test_lean_frame_equals_frame_without_the_skipped_columns(real_samples, tmp_path: Path):
+    """The memory-lean reader big builds use gives frame()'s rows and types, minus the skipped columns."""
+    from sources.uspto_bulk import parse_file
+
+    wh = Warehouse(Storage(tmp_path))
+    for i, res in enumerate(parse_file(real_samples / "uspto-xml" / "grant_us10000000b2_14643719.xml")):
+        for table, arrow in res.to_arrow().items():
+            wh.write_part(table, f"a.{i}", arrow)
+    wh.write_part("publications", "b", _pubs(["US-1-B2"]))
+    wh.write_part("publications", "c", _pubs(["US-1-B2"]).set_column(PUBLICATIONS.schema.names.index("source"), "source", pa.array(["later"])))
+    for table, skip in (("publications", ("raw",)), ("claims", ("depends_on", "is_independent")), ("citations", ())):
+        expected = wh.frame(table).drop(list(skip))
+        assert wh.lean_frame(table, skip=skip).equals(expected), table
+        assert expected.height > 0
+    assert wh.lean_frame("publications").filter(pl.col("pub_id") == "US-1-B2")["source"].to_list() == ["later"]
+    (tmp_path / "citations" / "b.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(CorruptTableError, match=r"citations.*b\.parquet"):
+        wh.lean_frame("citations")
 
 
 def test_corrupt_part_is_named_with_a_hint(tmp_path: Path):

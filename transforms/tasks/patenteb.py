@@ -157,29 +157,45 @@ def _text_fields(spec: TaskSpec) -> list[str]:
     return [f for f in spec.fields if f != "label"]
 
 
-def remove_cross_split_duplicates(raw: Tables, registry: TaskRegistry) -> tuple[Tables, dict[str, int]]:
-    """Drop rows carrying a normalised text that also occurs in a more protected split (any task)."""
+def _select_in_chunks(df: pl.DataFrame, expr: pl.Expr, rows: int = 20_000) -> pl.Series:
+    """`df.select(expr)` one slice at a time: a row-wise text hash copies its texts (lower-cased, joined,
+    as Python strings) and over a whole retrieval table those copies alone were GBs at 100k families."""
+    if df.height <= rows:
+        return df.select(expr).to_series()
+    return pl.concat([df.slice(start, rows).select(expr).to_series() for start in range(0, df.height, rows)])
+
+
+def _duplicate_rows(raw: Tables, registry: TaskRegistry) -> pl.DataFrame:
+    """(task, prio, _row) of rows carrying a normalised text that also occurs in a more protected split."""
     keys = []
     for task, splits in raw.items():
         for split, df in splits.items():
             for name in _text_fields(registry.get(task).spec):  # column by column: no long copy of the texts
-                keys.append(df.select(pl.int_range(pl.len()).alias("_row"), pl.col(name)).drop_nulls(name).select(
-                    pl.lit(task).alias("task"), pl.lit(_PROTECTION[split]).alias("prio"), "_row",
-                    normalised_text_hash(pl.col(name)).alias("h")))
+                col = df.select(pl.int_range(pl.len()).alias("_row"), pl.col(name)).drop_nulls(name)
+                keys.append(col.select(pl.lit(task).alias("task"), pl.lit(_PROTECTION[split]).alias("prio"), "_row")
+                            .with_columns(_select_in_chunks(col, normalised_text_hash(pl.col(name)).alias("h"))))
     if not keys:
-        return raw, {}
+        return pl.DataFrame(schema={"task": pl.String, "prio": pl.Int32, "_row": pl.Int64})
     long = pl.concat(keys).with_columns(pl.col("prio").min().over("h").alias("owner"))
-    doomed = long.filter(pl.col("owner") < pl.col("prio")).select("task", "prio", "_row").unique()
+    return long.filter(pl.col("owner") < pl.col("prio")).select("task", "prio", "_row").unique()
+
+
+def _drop_rows(df: pl.DataFrame, doomed: pl.DataFrame, task: str, split: str) -> pl.DataFrame:
+    rows = doomed.filter((pl.col("task") == task) & (pl.col("prio") == _PROTECTION[split])).select("_row")
+    if rows.height == 0:
+        return df
+    return df.with_row_index("_row").with_columns(pl.col("_row").cast(pl.Int64)).join(
+        rows, on="_row", how="anti").drop("_row")
+
+
+def remove_cross_split_duplicates(raw: Tables, registry: TaskRegistry) -> tuple[Tables, dict[str, int]]:
+    """Drop rows carrying a normalised text that also occurs in a more protected split (any task)."""
+    doomed = _duplicate_rows(raw, registry)
     out: Tables = {}
     removed: dict[str, int] = {}
     for task, splits in raw.items():
-        out[task] = {}
-        for split, df in splits.items():
-            rows = doomed.filter((pl.col("task") == task) & (pl.col("prio") == _PROTECTION[split])).select("_row")
-            kept = df.with_row_index("_row").with_columns(pl.col("_row").cast(pl.Int64)).join(
-                rows, on="_row", how="anti").drop("_row")
-            out[task][split] = kept
-            removed[task] = removed.get(task, 0) + df.height - kept.height
+        out[task] = {split: _drop_rows(df, doomed, task, split) for split, df in splits.items()}
+        removed[task] = sum(df.height - out[task][split].height for split, df in splits.items())
     return out, removed
 
 
@@ -193,21 +209,30 @@ def cap_train_rows(df: pl.DataFrame, fields: list[str], max_rows: int, min_per_s
                               (size * max_rows / total).floor()).over("_stratum")
     key = stable_hash(pl.concat_str([pl.col(f).cast(pl.String) for f in fields], separator="\x1f",
                                     ignore_nulls=True), seed)
-    return (df.with_columns(key.alias("_h")).sort("_stratum", "_h")
+    return (df.with_columns(_select_in_chunks(df, key.alias("_h"))).sort("_stratum", "_h")
             .filter(pl.int_range(pl.len()).over("_stratum") < quota).drop("_h"))
 
 
 def _finalise(raw: Tables, registry: TaskRegistry, params: PatenTEBParams,
               stats: dict[str, Any]) -> Tables:
-    deduped, removed = remove_cross_split_duplicates(raw, registry)
-    stats["removed_duplicates"] = removed
-    stats["removed_duplicates_total"] = sum(removed.values())
+    """Deduplicate across splits, cap train, keep the published fields sorted; consumes `raw` table by table.
+
+    Only one raw table (and its deduplicated and capped versions) is alive at a time.
+    """
+    doomed = _duplicate_rows(raw, registry)
+    removed: dict[str, int] = {}
     tasks: Tables = {}
     published_sources = {"bm25": 0, "dense": 0}
-    for task, splits in deduped.items():
+    for task in list(raw):
         fields = list(registry.get(task).spec.fields)
+        splits = raw.pop(task)
         tasks[task] = {}
-        for split, df in splits.items():
+        removed[task] = 0
+        for split in list(splits):
+            df = splits.pop(split)
+            before = df.height
+            df = _drop_rows(df, doomed, task, split)
+            removed[task] += before - df.height
             if split == "train":
                 before = df.height
                 df = cap_train_rows(df, fields, params.max_train_rows, params.min_rows_per_stratum, params.seed)
@@ -216,6 +241,9 @@ def _finalise(raw: Tables, registry: TaskRegistry, params: PatenTEBParams,
                 for src, n in df.drop_nulls("_source").group_by("_source").len().iter_rows():
                     published_sources[src] = published_sources.get(src, 0) + int(n)
             tasks[task][split] = df.select(fields).sort(fields, nulls_last=True)
+            del df
+    stats["removed_duplicates"] = removed
+    stats["removed_duplicates_total"] = sum(removed.values())
     stats["negatives_published"] = published_sources
     stats["rows"] = {t: {s: df.height for s, df in sp.items()} for t, sp in tasks.items()}
     stats["empty_splits"] = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
@@ -238,8 +266,9 @@ def build_patenteb(
     for task_cls in registry:
         task = task_cls()
         raw[task.spec.name] = task.build(ctx)
-    tasks = _finalise(raw, registry, params, ctx.stats)
     stats = ctx.stats
+    del ctx  # its frames are no longer needed while the tables are finalised
+    tasks = _finalise(raw, registry, params, stats)
     stats["params"] = params.as_dict()
     stats["leak_check"] = check_no_family_leak(tasks).as_dict()
     log.info("patenteb built: %d tasks, %d duplicate rows removed", len(tasks), stats["removed_duplicates_total"])

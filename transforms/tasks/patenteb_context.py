@@ -140,7 +140,7 @@ def plan_family_selection(
         .pipe(_inventor_keys)
         .filter(pl.col("full_text").str.len_chars() > 0)
         .pipe(keep_large_domains, params.min_families_per_ipc3)
-        .drop("inventors", "ipc")
+        .drop("inventors", "ipc", "abstract", "claim1")  # parts live on in the text variants
     )
     return flags, selected
 
