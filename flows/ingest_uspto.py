@@ -31,7 +31,7 @@ SOURCE = "uspto_bulk"
 class StagedLedger(Ledger):
     """The shared ledger as read at task start; this task's changes stay in memory (one writer: the flow)."""
 
-    def _save(self) -> None:
+    def _write(self) -> None:
         pass
 
 

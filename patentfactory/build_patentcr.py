@@ -177,7 +177,8 @@ def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: Paten
     stats = PatentCRStats()
     grants = list_grants(client, params, stats)
     log.info("patentcr: %d B1 grants listed for %s..%s", len(grants), params.start, params.end)
-    rows = [r for r in (fetch_revision(client, stores, g, params, stats) for g in grants) if r]
+    with stores.ledger.batch():
+        rows = [r for r in (fetch_revision(client, stores, g, params, stats) for g in grants) if r]
     item = f"patentcr_{params.start:%Y%m%d}_{params.end:%Y%m%d}"
     table = pa.Table.from_pylist(rows, schema=CLAIM_REVISIONS.schema)
     stores.warehouse.write_part("claim_revisions", item, table)

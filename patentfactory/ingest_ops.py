@@ -85,9 +85,10 @@ def ingest_ops(data_dir: str | Path, client: OpsClient, documents: list[str],
     stats = OpsIngestStats(documents=len(documents))
     stores = stores_for(data_dir)
     try:
-        for doc in documents:
-            for endpoint in endpoints:
-                _ingest_item(client, stores, doc, endpoint, stats)
+        with stores.ledger.batch():
+            for doc in documents:
+                for endpoint in endpoints:
+                    _ingest_item(client, stores, doc, endpoint, stats)
     except OpsStopped as exc:
         stats.stopped = str(exc)
         log.warning("OPS asked to stop: %s; the next run resumes from the ledger", exc)

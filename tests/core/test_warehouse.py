@@ -101,3 +101,20 @@ def test_unwritable_root_is_a_clear_error(tmp_path: Path):
     (ro / "f").write_text("x")
     with pytest.raises(StorageError, match="not writable"):
         Storage(ro / "f" / "sub").check_writable()
+
+
+def test_ledger_batch_defers_writes_and_always_flushes(tmp_path: Path):
+    """Inside batch() the file is rewritten every N changes, not per change; leaving (even by an error) saves."""
+    st = Storage(tmp_path)
+    led = Ledger(st)
+    writes = []
+    real_write = led._write
+    led._write = lambda: (writes.append(1), real_write())  # count the rewrites of the ledger file
+    with pytest.raises(RuntimeError), led.batch(every=3, seconds=3600):
+        for i in range(7):
+            led.record_fetch("ops", f"item{i}", f"{i:064d}", 10)
+        assert len(writes) == 2 and len(Ledger(st).items("ops")) == 6  # after changes 3 and 6
+        raise RuntimeError("killed mid-batch")
+    assert len(writes) == 3 and [r["item"] for r in Ledger(st).items("ops")] == [f"item{i}" for i in range(7)]
+    led.record_parse("ops", "item0", "1", 1, 0)  # outside a batch: written at once
+    assert len(writes) == 4 and Ledger(st).get("ops", "item0")["parsed_at"]
