@@ -49,6 +49,11 @@ class Warehouse:
     def parts(self, table: str) -> list[str]:
         return [p for p in self.storage.glob(f"{table}/*.parquet")]
 
+    def _corrupt(self, table: str, rel: str, exc: Exception) -> CorruptTableError:
+        uri = self.storage.uri(rel)
+        return CorruptTableError(f"warehouse table {table!r}: part {uri} is not readable Parquet ({exc})",
+                                 f"delete that part and re-run ingest (the ledger will re-fetch it): rm {uri}")
+
     def read(self, table: str) -> pa.Table:
         """All parts of a table as one arrow table (empty table with the schema when none)."""
         spec: TableSpec = table_spec(table)
@@ -58,10 +63,7 @@ class Warehouse:
                 with self.storage.open_read(rel) as fh:
                     pieces.append(pq.read_table(fh).cast(spec.schema))
             except (pa.ArrowInvalid, OSError) as exc:
-                raise CorruptTableError(
-                    f"warehouse table {table!r}: part {self.storage.uri(rel)} is not readable Parquet ({exc})",
-                    f"delete that part and re-run ingest (the ledger will re-fetch it): rm {self.storage.uri(rel)}",
-                ) from None
+                raise self._corrupt(table, rel, exc) from None
         if not pieces:
             return spec.empty()
         return pa.concat_tables(pieces)
@@ -90,10 +92,7 @@ class Warehouse:
                 with self.storage.open_read(rel) as fh:
                     pieces.append(pl.read_parquet(fh, columns=list(schema)).cast(dict(schema)))  # type: ignore[arg-type]
             except (pl.exceptions.PolarsError, OSError) as exc:
-                raise CorruptTableError(
-                    f"warehouse table {table!r}: part {self.storage.uri(rel)} is not readable Parquet ({exc})",
-                    f"delete that part and re-run ingest (the ledger will re-fetch it): rm {self.storage.uri(rel)}",
-                ) from None
+                raise self._corrupt(table, rel, exc) from None
         df = pl.concat(pieces) if pieces else pl.DataFrame(schema=schema)
         key = list(spec.key)
         return df.unique(subset=key, keep="last", maintain_order=True) if key and df.height else df
