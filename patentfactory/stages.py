@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .config import Settings
 from .ingest import IngestStats, Stores, ingest_file, ingest_files
+from .ledger import Ledger
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -34,20 +35,28 @@ def list_uspto(base_url: str, start: date, end: date, api_key: str | None = None
     return [asdict(f) for product in products for f in list_product_files(client, product, start, end)]
 
 
-def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_key: str | None = None) -> dict:
-    """One weekly file: skip when the ledger has it parsed (same size, same parser), else fetch + parse."""
+def fetch_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_key: str | None = None,
+                     ledger: Ledger | None = None) -> Path | None:
+    """Download one weekly file; None (nothing fetched) when the ledger has it parsed (same size, same parser)."""
     from sources.odp_bulk import BulkFile, fetch_bulk_file, odp_client
-    from sources.uspto_bulk import parse_file
 
     bf = BulkFile(**bulk_file)
-    stores = stores_for(data_dir)
-    stats = IngestStats("uspto_bulk")
-    done = stores.ledger.get("uspto_bulk", bf.name)
+    done = (ledger or stores_for(data_dir).ledger).get("uspto_bulk", bf.name)
     if done and done.get("parsed_at") and done.get("parser_version") == USPTO_PARSER_VERSION \
             and done.get("bytes") == bf.size:
+        return None
+    return fetch_bulk_file(odp_client(base_url, api_key), bf, Path(data_dir) / "downloads" / "uspto")
+
+
+def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_key: str | None = None) -> dict:
+    """One weekly file: skip when the ledger has it parsed (same size, same parser), else fetch + parse."""
+    from sources.uspto_bulk import parse_file
+
+    stores, stats = stores_for(data_dir), IngestStats("uspto_bulk")
+    path = fetch_uspto_file(data_dir, base_url, bulk_file, api_key, stores.ledger)
+    if path is None:
         stats.files, stats.skipped = 1, 1
         return asdict(stats)
-    path = fetch_bulk_file(odp_client(base_url, api_key), bf, Path(data_dir) / "downloads" / "uspto")
     ingest_file(stores, "uspto_bulk", path, parse_file, USPTO_PARSER_VERSION, stats)
     return asdict(stats)
 
