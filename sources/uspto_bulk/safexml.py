@@ -8,6 +8,7 @@ files, are accepted. The parser is configured safely as well, as a second line o
 """
 from __future__ import annotations
 
+import logging
 import re
 import threading
 
@@ -15,7 +16,12 @@ from lxml import etree
 
 _ENTITY_DECL = re.compile(rb"<!ENTITY\s+(%\s*)?([^\s>]+)\s+(.*?)>", re.S)
 _SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[(.*?)\]\s*>", re.S)
+_OPEN_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[")
+_DECLARED = re.compile(rb"^\s*<\?xml[^>]*?\bencoding\s*=\s*[\"']([A-Za-z0-9._\-]+)[\"']")
+_SINGLE_BYTE = frozenset({b"iso-8859-1", b"iso8859-1", b"latin-1", b"latin1", b"l1", b"windows-1252", b"cp1252",
+                          b"us-ascii", b"ascii"})
 _local = threading.local()
+log = logging.getLogger(__name__)
 
 
 class UnsafeXMLError(ValueError):
@@ -32,10 +38,40 @@ def safe_parser() -> etree.XMLParser:
     return parser
 
 
+def utf8_parser() -> etree.XMLParser:
+    """`safe_parser` with the encoding forced to UTF-8 (for documents that mislabel their bytes)."""
+    parser = getattr(_local, "utf8_parser", None)
+    if parser is None:
+        parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False,
+                                 dtd_validation=False, attribute_defaults=False, remove_blank_text=False,
+                                 encoding="utf-8")
+        _local.utf8_parser = parser
+    return parser
+
+
+def mislabelled_utf8(data: bytes) -> bool:
+    """True if the declaration names a single-byte encoding but the bytes are UTF-8 with non-ASCII text.
+
+    Files re-encoded on the way (or hand-edited) keep a stale `encoding="ISO-8859-1"`; read as declared,
+    every accented letter would become two (`Wídget` -> `WÃ\xadget`). Latin-1 text that happens to be
+    valid multi-byte UTF-8 is vanishingly rare, so valid UTF-8 wins.
+    """
+    m = _DECLARED.match(data[:200])
+    if not m or m.group(1).lower() not in _SINGLE_BYTE or data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def check_entity_declarations(data: bytes) -> None:
     """Refuse internal-subset entity declarations other than NDATA (unparsed) ones."""
     head = data[:1 << 20]
     m = _SUBSET.search(head)
+    if not m and _OPEN_SUBSET.search(head):  # an internal subset still open after 1 MB: read all of it
+        m = _SUBSET.search(data)
     if not m:
         if b"<!ENTITY" in head:
             raise UnsafeXMLError("entity declaration outside a well-formed DOCTYPE internal subset: refused")
@@ -52,6 +88,10 @@ def check_entity_declarations(data: bytes) -> None:
 def parse_xml(data: bytes) -> etree._Element:
     """Root element of one document, parsed without DTD, entity expansion or network access."""
     check_entity_declarations(data)
+    if b"encoding" in data[:200] and mislabelled_utf8(data):
+        log.warning("document declares %s but its bytes are UTF-8: read as UTF-8",
+                    _DECLARED.match(data[:200]).group(1).decode("ascii"))  # type: ignore[union-attr]
+        return etree.fromstring(data, utf8_parser())
     return etree.fromstring(data, safe_parser())
 
 

@@ -145,6 +145,15 @@ def split_stream(chunks: Iterable[bytes], limits: Limits = DEFAULT_LIMITS, start
     yield from splitter.finish()
 
 
+def _inside_cdata_or_comment(buf: bytearray, pos: int) -> bool:
+    """True if `pos` lies in a CDATA section or comment opened (and not closed) before it in `buf`."""
+    opened = buf.rfind(b"<![CDATA[", 0, pos)
+    if opened >= 0 and buf.find(b"]]>", opened, pos) < 0:
+        return True
+    opened = buf.rfind(b"<!--", 0, pos)
+    return opened >= 0 and buf.find(b"-->", opened + 4, pos) < 0
+
+
 class _Splitter:
     """Incremental cutter: holds at most one document (or the cap, for an oversized one)."""
 
@@ -208,8 +217,13 @@ class _Splitter:
             self.pending_junk = None
             self.offset -= len(junk)
             yield self._emit(junk)
-        while (pos := self.buf.find(self.marker, 1)) >= 0:
+        start = 1
+        while (pos := self.buf.find(self.marker, start)) >= 0:
+            if self.skip == 0 and _inside_cdata_or_comment(self.buf, pos):
+                start = pos + 1  # `<?xml ` quoted inside the document is not the next document
+                continue
             yield from self._take(pos + self.skip)
+            start = 1
         if len(self.buf) > self.limits.max_doc_bytes:
             self._overflow()
         if final and (self.buf.strip() or self.oversized is not None):

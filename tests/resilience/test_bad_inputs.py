@@ -72,7 +72,7 @@ def test_uspto_committed_corpus_file(tmp_path: Path):
 
 
 def test_uspto_entity_declared_after_the_first_megabyte_is_still_not_resolved(canary: Path):
-    """The pre-check reads the first 1 MB; past it, the parser itself must still refuse to expand."""
+    """An internal subset padded past the pre-check's first 1 MB is read whole, and refused."""
     from sources.uspto_bulk import parse_document
 
     pad = "<!-- " + "p" * (1 << 20) + " -->"
@@ -84,16 +84,20 @@ def test_uspto_entity_declared_after_the_first_megabyte_is_still_not_resolved(ca
         assert bad.SECRET_MARK not in json.dumps(res["r"].rows, default=str) + json.dumps(res["r"].rejects)
         title = (res["r"].rows.get("publications") or [{"title": ""}])[0]["title"] or ""
         assert "lollollol" not in title and growth < 64
+        assert [r["error_class"] for r in res["r"].rejects] == ["UnsafeXMLError"]
 
 
-@pytest.mark.xfail(strict=True, reason="sources/uspto_bulk: a document declaring ISO-8859-1 whose bytes are UTF-8 "
-                                       "parses to mojibake ('WÃ\xadget') instead of a reject or the right text")
 def test_uspto_declared_latin1_but_utf8_bytes_is_not_mojibake():
     from sources.uspto_bulk import parse_document
 
     data = bad.grant(10000960, "Wídget").replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"')
     res = parse_document(data, "f.xml", 0, 0)
-    assert res.rejects or res.rows["publications"][0]["title"] == "Wídget"
+    assert res.rows["publications"][0]["title"] == "Wídget"
+    # real ISO-8859-1 bytes (not valid UTF-8) are still read as declared
+    latin = bad.grant(10000961, "Wxdget").replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"').replace(
+        b"Wxdget", "Wídget".encode("latin-1"))
+    res = parse_document(latin, "f.xml", 0, 0)
+    assert res.rows["publications"][0]["title"] == "Wídget"
 
 
 def test_weekly_zip_attacks_are_typed_errors_naming_the_file(tmp_path: Path):

@@ -196,6 +196,20 @@ def test_split_across_tiny_chunks_matches_whole() -> None:
     assert [d.offset for d in got] == [blob.find(d) for d in docs]
 
 
+def test_xml_declaration_quoted_in_cdata_or_a_comment_does_not_split_the_document() -> None:
+    quoted = (b"<p>Example file:<![CDATA[\n<?xml version=\"1.0\"?>\n<a/>]]> and <!--\n<?xml "
+              b"version=\"1.0\"?> --> end.</p>")
+    docs = [_v4("10000000", "B2"), _v4("10000001", "B2").replace(b"<heading>FIELD</heading>",
+                                                                 b"<heading>FIELD</heading>" + quoted),
+            _v4("10000002", "B2")]
+    blob = b"".join(docs)
+    for size in (7, 1 << 20):
+        got = list(split_stream([blob[i:i + size] for i in range(0, len(blob), size)], Limits(chunk_bytes=size)))
+        assert [d.data for d in got] == docs
+    pubs = [parse_document(d.data, "f.xml", d.index, d.offset).rows["publications"][0] for d in got]
+    assert [p["pub_id"] for p in pubs] == ["US-10000000-B2", "US-10000001-B2", "US-10000002-B2"]
+
+
 def test_oversized_document_is_rejected_and_file_continues(tmp_path: Path) -> None:
     big = _v4("10000001", "B2").replace(b"<abstract>", b"<abstract>" + b"y" * 50_000)
     path = tmp_path / "ipg.xml"
