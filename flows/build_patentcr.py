@@ -4,9 +4,11 @@ from __future__ import annotations
 from datetime import date
 
 from prefect import flow, task
+from prefect.states import State
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
+from patentfactory.errors import SourceStopped
 from patentfactory.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
 
@@ -17,7 +19,18 @@ def _params(start: str, end: str, test_months: list[int], cql_template: str | No
     return PatentCRParams(**{**base.__dict__, "cql_template": cql_template}) if cql_template else base
 
 
-@task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60)
+def retry_unless_stopped(task: object, task_run: object, state: State) -> bool:
+    """Retry network failures, but not OPS saying stop (black/quota): retrying then only spends quota."""
+    try:
+        state.result()
+    except SourceStopped:
+        return False
+    except Exception:  # noqa: BLE001 - any other failure is worth the retry
+        return True
+    return True
+
+
+@task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)
 def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> dict:
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
     from patentfactory.config import Settings

@@ -14,8 +14,7 @@ from pathlib import Path
 from prefect import flow, get_run_logger, task
 from prefect.states import State
 
-from patentfactory.errors import NothingToPublish
-
+from patentfactory.errors import NothingToPublish, SourceStopped
 from patentfactory.upstream import Replica
 from patentfactory.upstream.sparql import sparql_replica
 
@@ -48,17 +47,24 @@ def lens_files(world: str) -> list[str]:
     return [str(p) for p in sorted((Path(world) / "lens").glob("*.jsonl"))]
 
 
-def _outcome(name: str, state: State) -> tuple[dict | None, dict[str, str]]:
-    """A dataset that cannot be built must not stop the others: (result or None, {name: why} if it failed).
+def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str, str]) -> dict | None:
+    """A dataset that cannot be built must not stop the others: its result, or None with the reason kept.
 
-    NothingToPublish (e.g. no pairs matched in a small world) is a skip, not a failure."""
+    NothingToPublish (e.g. no pairs matched in a small world) is a skip; SourceStopped (OPS said stop) a
+    deferral the next run resumes; anything else is a failure, raised after every other dataset published.
+    """
     if state.is_completed():
-        return state.result(), {}
+        return state.result()
     exc = state.result(raise_on_failure=False)
     if isinstance(exc, NothingToPublish):
         get_run_logger().warning("%s skipped: %s", name, exc)
-        return None, {}
-    return None, {name: str(state.message)}
+    elif isinstance(exc, SourceStopped):
+        get_run_logger().warning("%s deferred (the previous version stays LATEST): %s", name, exc)
+        deferred[name] = str(exc)
+    else:
+        get_run_logger().error("%s failed: %s", name, state.message)
+        failed[name] = str(state.message)
+    return None
 
 
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
@@ -66,21 +72,27 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)
     profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
+    failed: dict[str, str] = {}
+    deferred: dict[str, str] = {}
     with Replica(world) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
-        patentcr = build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2")
+        patentcr = _outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
+                                                       return_state=True), failed, deferred)
         ptab = ingest_ptab_task(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
     quads = sorted(str(p) for p in (Path(world) / "semopenalex").glob("*.nq"))
     with sparql_replica(quads) as sparql:  # SemOpenAlex is a SPARQL service: a real triple store stands in
         log.info("SPARQL replica of %s at %s", world, sparql)
-        pap2pat_run = build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed, return_state=True)
-    pap2pat, failed = _outcome("pap2pat", pap2pat_run)
-    patenteb = build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile)
-    ipbench = build_ipbench(data_dir=data_dir, out=out, seed=seed)
-    pilot = build_pilot(data_dir=data_dir, out=out, seed=seed,
-                        truth=str(Path(world) / "truth" / "ptab_opinions.parquet"))
+        pap2pat = _outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
+                                                    return_state=True), failed, deferred)
+    patenteb = _outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
+                                                   return_state=True), failed, deferred)
+    ipbench = _outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, return_state=True),
+                       failed, deferred)
+    pilot = _outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True,
+                                          truth=str(Path(world) / "truth" / "ptab_opinions.parquet")),
+                     failed, deferred)
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat)) if pub}
@@ -88,4 +100,4 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
         raise RuntimeError("nightly: every other dataset was published, but these failed: "
                            + "; ".join(f"{name}: {why}" for name, why in failed.items()))
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
-            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals}
+            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred}

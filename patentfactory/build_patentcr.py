@@ -9,6 +9,7 @@ in the card and manifest; none is dropped silently.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -20,12 +21,12 @@ import polars as pl
 import pyarrow as pa
 
 from schemas import CLAIM_REVISIONS
-from sources.epo_ops.client import LIVE_BASE_URL, OpsClient
+from sources.epo_ops.client import LIVE_BASE_URL, OpsClient, OpsStopped
 from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims, parse_search_hits
 from transforms.claim_revision import clean_claims, in_range, pair_claims, pair_reason, split_by_month
 
 from .config import Settings
-from .errors import PFError
+from .errors import PFError, SourceStopped
 from .ingest import Stores
 from .publish import LeakageCheck, Published, Release, publish
 from .stages import stores_for
@@ -68,6 +69,7 @@ class PatentCRStats:
     ops_404_items: list[str] = field(default_factory=list)
     dropped: dict[str, int] = field(default_factory=dict)
     kind_before: dict[str, int] = field(default_factory=dict)
+    cached_items: int = 0  # documents read back from the raw cache (not published: a rerun must not change the card)
 
     def drop(self, reason: str, ep: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
@@ -110,10 +112,30 @@ def list_grants(client: OpsClient, params: PatentCRParams, stats: PatentCRStats)
     return sorted(names)
 
 
+def cached_item(stores: Stores, item: str) -> bytes | None:
+    """The bytes of an OPS document fetched by an earlier run (ledger -> raw cache), if intact.
+
+    A published document does not change, so asking OPS again would only spend the weekly quota.
+    """
+    row = stores.ledger.get(SOURCE, item)
+    if not row or not row.get("sha256"):
+        return None
+    try:
+        data = stores.cache.storage.read_bytes(stores.cache.rel_for(SOURCE, row["sha256"], ".xml"))
+    except (FileNotFoundError, OSError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == row["sha256"] else None
+
+
 def fetch_item(client: OpsClient, stores: Stores, pub: str, endpoint: str, stats: PatentCRStats) -> bytes | None:
-    """One OPS document (None on 404, counted); the bytes go to the raw cache and the ledger."""
-    data = client.published(pub, endpoint)
+    """One OPS document (None on 404, counted): from the raw cache when fetched before, else from OPS into
+    the raw cache and the ledger."""
     item = f"{pub}/{endpoint}"
+    data = cached_item(stores, item)
+    if data is not None:
+        stats.cached_items += 1
+        return data
+    data = client.published(pub, endpoint)
     if data is None:
         stats.ops_404 += 1
         stats.ops_404_items.append(item)
@@ -177,13 +199,24 @@ def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: Paten
     stats = PatentCRStats()
     grants = list_grants(client, params, stats)
     log.info("patentcr: %d B1 grants listed for %s..%s", len(grants), params.start, params.end)
+    rows = []
     with stores.ledger.batch():
-        rows = [r for r in (fetch_revision(client, stores, g, params, stats) for g in grants) if r]
+        for done, grant in enumerate(grants):
+            try:
+                row = fetch_revision(client, stores, grant, params, stats)
+            except OpsStopped as exc:
+                raise SourceStopped(
+                    f"patentcr: OPS asked to stop after {done} of {len(grants)} grants ({exc})",
+                    "run again later (e.g. the next night): the documents fetched so far are cached and "
+                    "not asked for again") from exc
+            if row:
+                rows.append(row)
     item = f"patentcr_{params.start:%Y%m%d}_{params.end:%Y%m%d}"
     table = pa.Table.from_pylist(rows, schema=CLAIM_REVISIONS.schema)
     stores.warehouse.write_part("claim_revisions", item, table)
     stores.ledger.record_parse(SOURCE, item, PARSER_VERSION, len(rows), sum(stats.dropped.values()))
-    log.info("patentcr: %d pairs, dropped %s, %d OPS 404s", stats.pairs, stats.dropped, stats.ops_404)
+    log.info("patentcr: %d pairs, dropped %s, %d OPS 404s, %d documents read from the raw cache", stats.pairs,
+             stats.dropped, stats.ops_404, stats.cached_items)
     return stats.as_dict()
 
 
@@ -253,7 +286,8 @@ def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: P
                       "run `pf build patentcr` against OPS (or the replica) with a range that has EP B1 grants")
     tables = assemble_pairs(revisions, read_grant_meta(data_dir, revisions["ep_number"].to_list()), params)
     empty = sorted(s for s, df in tables.items() if df.height == 0)
-    stats = {**stats, "published_rows": {s: df.height for s, df in tables.items()}, "empty_splits": empty}
+    stats = {**{k: v for k, v in stats.items() if k != "cached_items"},
+             "published_rows": {s: df.height for s, df in tables.items()}, "empty_splits": empty}
     tables = {s: df for s, df in tables.items() if df.height}
     release = Release(
         dataset="patentcr", tasks={"claim_revision": tables} if tables else {},

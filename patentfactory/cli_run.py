@@ -35,7 +35,9 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         pub = result[name]
-        if pub is None:
+        if pub is None and name in result.get("deferred", {}):
+            out.print(f"[yellow]deferred[/] {name}: {result['deferred'][name]}")
+        elif pub is None:
             out.print(f"[yellow]skipped[/] {name}: nothing to publish from this world (see the log)")
         else:
             out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")

@@ -25,3 +25,9 @@ class PublishError(PFError):
 class NothingToPublish(PFError):
     """The inputs hold nothing this dataset can be built from (e.g. no matched pairs): not a failure of
     the run; the previous version (if any) stays LATEST and the nightly reports the dataset as skipped."""
+
+
+class SourceStopped(PFError):
+    """An upstream service asked us to stop (EPO OPS black throttling or quota): not retried now. What was
+    fetched is cached and recorded, so the next run resumes; the previous version stays LATEST and the
+    nightly reports the dataset as deferred, not failed."""

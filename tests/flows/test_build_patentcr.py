@@ -10,6 +10,7 @@ import pytest
 
 from flows.build_patentcr import build_patentcr
 from patentfactory.build_patentcr import FIELDS, PatentCRParams, fetch_claim_revisions, ops_client_for
+from patentfactory.errors import SourceStopped
 from patentfactory.generator import WorldSpec, generate_world
 from patentfactory.inspect import inspect_version
 from patentfactory.ledger import Ledger
@@ -96,3 +97,35 @@ def test_month_split_parameter_and_rerun_is_identical(world, tmp_path: Path) -> 
     assert second.version == first.version and second.created is False
     test = pl.read_parquet(out / "patentcr" / first.version / "claim_revision" / "test.parquet")
     assert set(test["pub_date_after"].dt.month()) <= {5, 6} and test.height > 0
+
+
+def test_ops_stop_is_not_retried_and_the_rerun_resumes_from_the_cache(world, tmp_path: Path) -> None:
+    """Black throttling mid-way: a clean SourceStopped at once (no 60 s retries spending quota); the rerun asks
+    OPS only for what it had not fetched and gives the same pairs as an uninterrupted run."""
+    import time
+
+    path, truth, _ = world
+    params = PatentCRParams(cql_template=CQL, window_days=200)
+    third = truth.sort("ep_number")["ep_number"][2].split("-")[1]
+    black = f"black@/3.2/rest-services/published-data/publication/docdb/EP.{third}.B1/claims*1"
+    data, out = tmp_path / "data", tmp_path / "published"
+    with Replica(path, faults=black) as rep:
+        started = time.monotonic()
+        with pytest.raises(SourceStopped, match=r"OPS asked to stop after \d+ of \d+ grants"):
+            build_patentcr(data_dir=str(data), out=str(out), ops_url=rep.base_url + "/3.2", cql_template=CQL,
+                           window_days=200)
+        assert time.monotonic() - started < 50, "the stop was retried"
+    fetched = {r["item"] for r in Ledger(Storage(data / "warehouse")).items("epo_ops") if r["sha256"]}
+    assert fetched and f"EP.{third}.B1/claims" not in fetched
+    assert not (out / "patentcr").exists() or not any((out / "patentcr").glob("*/manifest.json"))
+    with Replica(path) as rep:
+        resumed = fetch_claim_revisions(data, ops_client_for(rep.base_url + "/3.2"), params)
+        fresh = fetch_claim_revisions(tmp_path / "fresh", ops_client_for(rep.base_url + "/3.2"), params)
+    assert resumed["cached_items"] == len(fetched) and fresh["cached_items"] == 0
+    assert {k: v for k, v in resumed.items() if k != "cached_items"} == \
+        {k: v for k, v in fresh.items() if k != "cached_items"}
+    from patentfactory.warehouse import Warehouse
+
+    def pairs(root: Path) -> pl.DataFrame:
+        return Warehouse(Storage(root / "warehouse")).frame("claim_revisions").sort("ep_number")
+    assert pairs(data).equals(pairs(tmp_path / "fresh"))

@@ -36,3 +36,22 @@ def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
     assert second["pap2pat"]["created"] is False and second["pap2pat"]["ingest"]["queries"] == 0, "answers cached"
     manifest = json.loads((out / "patenteb" / pe["version"] / "manifest.json").read_text())
     assert manifest["leakage"]["no_family_or_text_in_two_splits"]["ok"]
+
+
+def test_nightly_defers_patentcr_when_ops_says_stop_and_publishes_the_rest(tmp_path: Path, monkeypatch):
+    """OPS black on every published-data request: Patent-CR is deferred (no retries, no failure), the other
+    datasets publish and verify; the next night resumes it."""
+    import functools
+
+    import flows.nightly as nightly_module
+    from patentfactory.upstream import Replica
+
+    monkeypatch.setattr(nightly_module, "Replica",
+                        functools.partial(Replica, faults="black@/3.2/rest-services/published-data/publication=1"))
+    data, out = tmp_path / "data", tmp_path / "published"
+    result = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7)
+    assert result["patentcr"] is None and "OPS asked to stop after 0 of" in result["deferred"]["patentcr"]
+    assert "patentcr" not in result["eval"]
+    for name in ("patenteb", "ipbench", "pilot", "pap2pat"):
+        assert inspect_version(Storage(out), name, result[name]["version"]).ok, name
+    assert not (out / "patentcr").exists()
