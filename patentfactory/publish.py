@@ -15,7 +15,7 @@ import subprocess
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import polars as pl
@@ -180,9 +180,43 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
     return Published(release.dataset, version, storage.uri(final), created=True)
 
 
+STALE_STAGING = timedelta(hours=24)
+_STAGED_AT = re.compile(r"-(\d{8}T\d{6}Z)-[0-9a-f]{8}$")
+_VERSION_DAY = re.compile(r"^(\d{4})\.(\d{2})\.(\d{2})-")
+
+
+def _staged_at(name: str) -> datetime | None:
+    """When a staging folder was started: its `-YYYYMMDDTHHMMSSZ-` stamp, else (older names) its version's day."""
+    m = _STAGED_AT.search(name)
+    if m:
+        return datetime.strptime(m.group(1), "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+    m = _VERSION_DAY.match(name)
+    if m:
+        return datetime(int(m.group(1)), int(m.group(2)), int(m.group(3)), tzinfo=timezone.utc) + timedelta(days=1)
+    return None
+
+
+def sweep_stale_staging(storage: Storage, dataset: str, now: datetime | None = None,
+                        max_age: timedelta = STALE_STAGING) -> list[str]:
+    """Remove staging folders a killed publish left behind (older than `max_age`; a concurrent publish's
+    younger folder is left alone). Returns the removed names."""
+    now = now or datetime.now(timezone.utc)
+    removed = []
+    for name in storage.ls(f"{dataset}/.staging"):
+        started = _staged_at(name)
+        if started is not None and now - started > max_age:
+            storage.rm(f"{dataset}/.staging/{name}", recursive=True)
+            removed.append(name)
+    if removed:
+        log.info("removed %d stale staging folder(s) of %s: %s", len(removed), dataset, ", ".join(removed))
+    return removed
+
+
 def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[str, ParquetBlob],
                   manifest: dict) -> None:
-    staging = f"{release.dataset}/.staging/{manifest['version']}-{uuid.uuid4().hex[:8]}"
+    sweep_stale_staging(storage, release.dataset)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    staging = f"{release.dataset}/.staging/{manifest['version']}-{stamp}-{uuid.uuid4().hex[:8]}"
     try:
         for rel, blob in blobs.items():
             storage.write_bytes(f"{staging}/{rel}", blob.data)

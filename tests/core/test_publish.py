@@ -107,6 +107,27 @@ def test_injected_failure_leaves_previous_version_and_latest(tmp_path: Path, mon
     assert inspect_version(st, "toy").ok
 
 
+def test_staging_left_by_a_killed_publish_is_swept_later(tmp_path: Path):
+    """A SIGKILL skips the cleanup above; the next publish removes staging folders older than a day and
+    leaves a younger one (a publish that may still be running) alone."""
+    from datetime import datetime, timedelta, timezone
+
+    from patentfactory.publish import sweep_stale_staging
+
+    st = Storage(tmp_path)
+    now = datetime.now(timezone.utc)
+    old_stamp = (now - timedelta(hours=30)).strftime("%Y%m%dT%H%M%SZ")
+    young_stamp = (now - timedelta(hours=1)).strftime("%Y%m%dT%H%M%SZ")
+    names = {"old": f"2026.01.02-0123abcd-{old_stamp}-deadbeef", "young": f"2026.01.02-0123abcd-{young_stamp}-feedbeef",
+             "old_format": "2026.01.02-0123abcd-cafebabe", "foreign": "notes"}
+    for name in names.values():
+        st.write_bytes(f"toy/.staging/{name}/class_text2ipc3/train.parquet", b"partial")
+    publish(st, _release(), day=DAY)
+    left = sorted(p.name for p in (tmp_path / "toy" / ".staging").iterdir())
+    assert left == sorted([names["young"], names["foreign"]])
+    assert sweep_stale_staging(st, "toy", now=now + timedelta(hours=24)) == [names["young"]]
+
+
 def test_leakage_failure_refuses_publish(tmp_path: Path):
     tasks = _tasks()
     leaky = tasks["class_text2ipc3"]["test"].with_columns(pl.lit("F0").alias("family_id"))

@@ -132,7 +132,7 @@ def test_every_task_present_with_exact_fields(built):
 
 
 def test_selection_funnel_and_stats(built):
-    _, stats = built
+    tasks, stats = built
     funnel = stats["funnel"]
     assert funnel["simple_families"] == 300
     assert funnel["size_ok"] == 299  # the 51-member family is over the cap
@@ -140,7 +140,8 @@ def test_selection_funnel_and_stats(built):
     assert stats["selected_families"] == sum(stats["families_by_split"].values()) <= funnel["eligible"]
     assert stats["domains"] == 4
     assert stats["negatives"]["bm25"] > 0 and stats["negatives"]["dense"] == 0
-    assert stats["leak_check"]["ok"], stats["leak_check"]
+    leaks = check_no_family_leak(tasks)  # publish gates on this check (tests/core: a leak refuses publish)
+    assert leaks.ok, leaks.violations
     assert stats["cross_split_pairs_dropped"] > 0
     assert set(stats["params"]) >= {"seed", "min_families_per_ipc3", "bloom_cutoff"}
 
@@ -216,7 +217,7 @@ def test_cross_split_duplicates_removed_and_counted(world):
     assert stats["removed_duplicates"]["title2full"] > 0
     owners = {s for s, df in tasks["title2full"].items() if "Same title" in set(df["title"])}
     assert owners == {"test"}
-    assert stats["leak_check"]["ok"]
+    assert check_no_family_leak(tasks).ok
 
 
 def test_train_cap_keeps_stratum_minimum():
