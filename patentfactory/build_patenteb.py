@@ -85,7 +85,11 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
         "Provenance": (f"Sources: {sources}. Publications dated {dates[0]} to {dates[1]} (`pub_date` = publication "
                        "date; `app_date` = filing date; priorities carry priority dates). Families: `simple` = same "
                        "priority set (DOCDB-like), derived by `transforms.families`. Text = title + abstract + first "
-                       f"claim joined by {params.separator!r}, token counts by all-MiniLM-L6-v2's tokenizer."),
+                       f"claim joined by {params.separator!r}, token counts by all-MiniLM-L6-v2's tokenizer. \"Cited at least "
+                       "once\" counts citing families in the warehouse or, when larger, the citing patents a source "
+                       "reports (Lens `cited_by`, citers outside the export included; "
+                       f"{stats.get('funnel', {}).get('cited_only_by_source_count', 0)} families qualified by that "
+                       "count alone)."),
         "Thresholds": (f"Profile `{profile}`: min families per IPC3 = {params.min_families_per_ipc3}, clusters "
                        f"{params.cluster_ipc_min_size}–{params.cluster_ipc_max_size} (IPC) / "
                        f"{params.cluster_inventor_min_size}–{params.cluster_inventor_max_size} (inventor). "

@@ -18,7 +18,7 @@ from .storage import Storage
 
 log = logging.getLogger(__name__)
 USPTO_PARSER_VERSION = "uspto-1"
-LENS_PARSER_VERSION = "lens-1"
+LENS_PARSER_VERSION = "lens-2"  # lens-2: publications.cited_by_count
 
 
 def stores_for(data_dir: str | Path) -> Stores:

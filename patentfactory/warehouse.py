@@ -61,7 +61,7 @@ class Warehouse:
         for rel in self.parts(table):
             try:
                 with self.storage.open_read(rel) as fh:
-                    pieces.append(pq.read_table(fh).cast(spec.schema))
+                    pieces.append(_conform(pq.read_table(fh), spec.schema))
             except (pa.ArrowInvalid, OSError) as exc:
                 raise self._corrupt(table, rel, exc) from None
         if not pieces:
@@ -90,7 +90,12 @@ class Warehouse:
         for rel in self.parts(table):
             try:
                 with self.storage.open_read(rel) as fh:
-                    pieces.append(pl.read_parquet(fh, columns=list(schema)).cast(dict(schema)))  # type: ignore[arg-type]
+                    have = set(pl.read_parquet_schema(fh))
+                    fh.seek(0)
+                    part = pl.read_parquet(fh, columns=[c for c in schema if c in have])
+                pieces.append(part.with_columns(pl.lit(None, dtype=dtype).alias(c) for c, dtype in schema.items()
+                                                if c not in have and _nullable(spec, c))
+                              .select(list(schema)).cast(dict(schema)))  # type: ignore[arg-type]
             except (pl.exceptions.PolarsError, OSError) as exc:
                 raise self._corrupt(table, rel, exc) from None
         df = pl.concat(pieces) if pieces else pl.DataFrame(schema=schema)
@@ -104,3 +109,18 @@ class Warehouse:
         from schemas import TABLES
         return {name: sum(pq.ParquetFile(self.storage.open_read(p)).metadata.num_rows for p in self.parts(name))
                 for name in TABLES if self.parts(name)}
+
+
+def _nullable(spec: TableSpec, column: str) -> bool:
+    """Only a nullable column may be missing from a part (written before the column existed)."""
+    return spec.schema.field(column).nullable
+
+
+def _conform(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """A part in the table's current schema: nullable columns added since it was written read as nulls."""
+    for f in schema:
+        if f.name not in table.column_names:
+            if not f.nullable:
+                raise pa.ArrowInvalid(f"required column {f.name!r} is missing")
+            table = table.append_column(f, pa.nulls(table.num_rows, f.type))
+    return table.select(schema.names).cast(schema)

@@ -27,6 +27,8 @@ PUBLICATIONS = TableSpec(
         C("priorities", pa.list_(PRIORITY), "priority claims (country, number, date)"),
         C("related", pa.list_(RELATED), "related documents (continuation, division, provisional, ...)"),
         C("doc_type", pa.string(), "utility / design / plant / reissue / sir / application"),
+        C("cited_by_count", pa.int32(), "patents citing this publication as the source counts them (Lens `Cited by "
+          "Patent Count` / `cited_by.patent_count`), citers outside the warehouse included; null when not said"),
         C("source", pa.string(), "source name (uspto_bulk, lens, epo_ops, ...)", nullable=False),
         C("source_file", pa.string(), "raw file (cache name) the record came from"),
         C("raw", pa.string(), "raw record (Lens JSON line / CSV row as JSON) or a reference file#doc_index@byte_offset"),

@@ -49,7 +49,8 @@ FIELDS = {"Jurisdiction": "jurisdiction", "Kind": "kind", "Display Key": "key", 
           "Abstract": "abstract", "Applicants": "applicants", "Inventors": "inventors", "Owners": "owners",
           "Document Type": "doc_type", "Type": "doc_type", "Simple Family Members": "simple",
           "Extended Family Members": "extended", "CPC Classifications": "cpc", "IPCR Classifications": "ipc",
-          "NPL Citations": "npl", "Non-Patent Citations": "npl"}
+          "NPL Citations": "npl", "Non-Patent Citations": "npl", "Cited by Patent Count": "cited_by",
+          "Cited Count": "cited_by"}
 DOC_TYPES = {"PATENT_APPLICATION": "application", "GRANTED_PATENT": "utility", "DESIGN_RIGHT": "design",
              "PLANT_PATENT": "plant", "AMENDED_APPLICATION": "application", "LIMITED_PATENT": "utility"}
 CITED_PHASE = {"APP": "applicant", "SEA": "examiner", "ISR": "examiner", "EXA": "examiner", "SUP": "examiner",
@@ -62,6 +63,16 @@ MAX_CELL_CHARS = 131072  # the csv module's default field limit: a longer cell i
 
 
 # ---------- converters ----------
+
+def count_or_none(value: object) -> int | None:
+    """A count cell (`'5'`, `5`, `''`) -> int or None; raises ValueError on text that is not a count."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    count = int(str(value).strip())
+    if count < 0:
+        raise ValueError(f"negative count {value!r}")
+    return count
+
 
 def lens_date(text: str | None) -> date | None:
     """'2016-09-15', '20160915', '2016/09/15', '15/09/16' or '15/09/2016' (legacy dd/mm/yy) -> date.
@@ -179,6 +190,7 @@ def _csv_publication(f: dict, source_file: str, raw: str) -> dict:
         "inventors": inventors, "applicants": applicants,
         "priorities": [priority_entry(p, earliest if len(prio_cells) == 1 else None) for p in prio_cells],
         "doc_type": DOC_TYPES.get(doc_type, doc_type.lower() or None),
+        "cited_by_count": count_or_none(f.get("cited_by")),
     })
     return row
 
@@ -329,8 +341,19 @@ def _json_publication(rec: dict, source_file: str, raw: str) -> dict:
                        for c in (biblio.get("priority_claims") or {}).get("claims", [])],
         "doc_type": DOC_TYPES.get(rec.get("publication_type") or "", (rec.get("publication_type") or "").lower()
                                   or None),
+        "cited_by_count": _json_cited_by(biblio),
     })
     return row
+
+
+def _json_cited_by(biblio: dict) -> int | None:
+    """`cited_by.patent_count`; Lens writes `cited_by: {}` for a publication nobody cites (0), and no
+    `cited_by` at all when the export did not include the field (unknown: None)."""
+    cited_by = biblio.get("cited_by")
+    if not isinstance(cited_by, dict):
+        return None
+    count = count_or_none(cited_by.get("patent_count"))
+    return count if count is not None else len(cited_by.get("patents") or [])
 
 
 def _json_citations(pid: str, biblio: dict) -> list[dict]:

@@ -1,6 +1,7 @@
 """Which simple families enter PatenTEB, which publication speaks for each, and its text.
 
-Filters (SPEC): publication year >= 1980, cited at least once (family level), family size <= 50, and
+Filters (SPEC): publication year >= 1980, cited at least once (family level: citing families in the warehouse,
+or the count a source reports), family size <= 50, and
 (after domains are known) only IPC3 domains with enough families. One representative publication per
 simple family, chosen deterministically: preferred language, has an abstract, has a title, earliest
 publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator,
@@ -66,22 +67,41 @@ def choose_representatives(
     )
 
 
+def reported_citations(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.LazyFrame:
+    """(family_id, n_cited_reported): the most citing patents any member's source reports (Lens counts
+    citers outside the export too); families whose sources say nothing are absent."""
+    if "cited_by_count" not in publications.collect_schema().names():
+        return pl.LazyFrame(schema={"family_id": pl.String, "n_cited_reported": pl.Int64})
+    return (simple_members(families)
+            .join(publications.select("pub_id", "cited_by_count").drop_nulls("cited_by_count"), on="pub_id")
+            .group_by("family_id").agg(pl.col("cited_by_count").max().cast(pl.Int64).alias("n_cited_reported")))
+
+
 def flag_family_filters(
     families: pl.LazyFrame, edges: pl.LazyFrame, representatives: pl.LazyFrame,
-    max_family_size: int = 50, min_times_cited: int = 1,
+    max_family_size: int = 50, min_times_cited: int = 1, reported: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
-    """Per simple family: n_members, n_cited_by (citing families) and one boolean per SPEC filter."""
+    """Per simple family: n_members, n_cited_by (citing families in the warehouse), n_cited_reported (the
+    sources' own counts, `reported_citations`) and one boolean per SPEC filter.
+
+    "Cited at least once" takes the larger of the two counts: an export (a Lens query result) rarely holds
+    the patents that cite it, so the citation graph alone would call most of its families uncited.
+    """
     sizes = simple_members(families).group_by("family_id").agg(pl.len().alias("n_members"))
     cited = edges.group_by("cited_family").agg(pl.col("citing_family").n_unique().alias("n_cited_by"))
+    if reported is None:
+        reported = pl.LazyFrame(schema={"family_id": pl.String, "n_cited_reported": pl.Int64})
     return (
         sizes.join(cited.rename({"cited_family": "family_id"}), on="family_id", how="left")
+        .join(reported, on="family_id", how="left")
         .join(representatives.select("family_id", pl.lit(True).alias("year_ok")), on="family_id", how="left")
         .with_columns(
             pl.col("n_cited_by").fill_null(0),
+            pl.col("n_cited_reported").fill_null(0),
             pl.col("year_ok").fill_null(False),
             (pl.col("n_members") <= max_family_size).alias("size_ok"),
         )
-        .with_columns((pl.col("n_cited_by") >= min_times_cited).alias("cited_ok"))
+        .with_columns((pl.max_horizontal("n_cited_by", "n_cited_reported") >= min_times_cited).alias("cited_ok"))
         .sort("family_id")
     )
 

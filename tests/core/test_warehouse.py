@@ -48,6 +48,26 @@ def test_lean_frame_equals_frame_without_the_skipped_columns(real_samples, tmp_p
         wh.lean_frame("citations")
 
 
+def test_part_written_before_a_nullable_column_existed_reads_it_as_null(tmp_path: Path):
+    """Schema evolution: parts keep working when a table gains a nullable column (no forced re-ingest)."""
+    wh = Warehouse(Storage(tmp_path))
+    old = _pubs(["US-1-B2"]).drop_columns(["cited_by_count"])
+    (tmp_path / "publications").mkdir(parents=True)
+    import pyarrow.parquet as pq
+
+    pq.write_table(old, tmp_path / "publications" / "old.parquet")
+    wh.write_part("publications", "new", PUBLICATIONS.from_pylist([
+        {"pub_id": "US-2-B2", "country": "US", "doc_number": "2", "source": "lens", "cited_by_count": 3}]))
+    for frame in (wh.frame("publications"), wh.lean_frame("publications", skip=("raw",))):
+        assert dict(zip(frame["pub_id"], frame["cited_by_count"])) == {"US-1-B2": None, "US-2-B2": 3}
+        assert frame.schema["cited_by_count"] == pl.Int32
+    pq.write_table(old.drop_columns(["source"]), tmp_path / "publications" / "broken.parquet")
+    with pytest.raises(CorruptTableError, match="broken.parquet"):
+        wh.frame("publications")
+    with pytest.raises(CorruptTableError, match="broken.parquet"):
+        wh.lean_frame("publications")
+
+
 def test_corrupt_part_is_named_with_a_hint(tmp_path: Path):
     st = Storage(tmp_path)
     wh = Warehouse(st)

@@ -61,6 +61,15 @@ def test_jsonl_biblio_values(jsonl):
     assert json.loads(wo["raw"])["lens_id"] == "124-237-468-990-073"
 
 
+def test_jsonl_forward_citation_counts(jsonl):
+    """`biblio.cited_by.patent_count` as read by hand from the sample; `cited_by: {}` means nobody cites it."""
+    counts = {p["pub_id"]: p["cited_by_count"] for p in jsonl.rows["publications"]}
+    assert counts["CN-102206141-A"] == 5
+    assert counts["WO-2017205695-A1"] == 1
+    assert counts["US-20160266975-A1"] == 4  # the record without lens_id
+    assert sorted(counts.values()) == [0, 0, 0, 0, 1, 1, 2, 2, 4, 5]
+
+
 def test_jsonl_citations(jsonl):
     cn = [c for c in jsonl.rows["citations"] if c["citing_pub_id"] == "CN-102206141-A"]
     assert [c["seq"] for c in cn] == [1, 2, 3, 4]
@@ -117,7 +126,7 @@ GOOD = _modern_row(Jurisdiction="US", Kind="B2", Display_Key="US 9785570 B2", Pu
                    Owners="SAMSUNG ELECTRONICS CO LTD (2015-11-01)", Document_Type="Granted Patent",
                    Simple_Family_Members="US 2016/0266975 A1;;KR 20160110148 A;;US 9785570 B2",
                    CPC_Classifications="G06F11/1048;;G06F12/0246", IPCR_Classifications="G06F11/10;;G06F12/1009",
-                   NPL_Citations="SMITH J., Memory, 2012;;DOE A., ECC, 2013")
+                   NPL_Citations="SMITH J., Memory, 2012;;DOE A., ECC, 2013", Cited_by_Patent_Count="7")
 
 
 def test_csv_modern_layout(caplog):
@@ -135,6 +144,7 @@ def test_csv_modern_layout(caplog):
     assert [i["name"] for i in pub["inventors"]] == ["HU CHAOHONG", "NIU DIMIN"]
     assert pub["applicants"][1] == {"name": "SAMSUNG ELECTRONICS CO LTD", "country": None, "kind": "owner"}
     assert pub["doc_type"] == "utility" and pub["pub_date"] == date(2017, 10, 10)
+    assert pub["cited_by_count"] == 7
     assert json.loads(pub["raw"])["Sentiment"] == "positive"
     assert {f["pub_id"] for f in result.rows["reported_families"] if f["family_kind"] == "simple"} == \
         {"US-9785570-B2", "US-20160266975-A1", "KR-20160110148-A"}

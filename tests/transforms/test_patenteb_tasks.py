@@ -311,3 +311,27 @@ def test_family_text_joins_title_abstract_first_claim_with_separator():
     claims = pl.LazyFrame({"pub_id": ["P1", "P1", "P2"], "claim_no": [2, 1, 1], "text": ["C2", "C1", "D1"]})
     out = assemble_family_texts(reps, pubs, claims, separator=" [SEP] ").collect().sort("family_id")
     assert out["full_text"].to_list() == ["T1 [SEP] A1 [SEP] C1", "T2 [SEP] D1"]
+
+
+def test_a_family_only_cited_from_outside_the_export_counts_as_cited(world):
+    """Lens reports citers that are not in the export: `cited_by_count` alone makes a family "cited"."""
+    from transforms.citations import family_citation_edges
+    from transforms.tasks.patenteb_context import plan_family_selection
+
+    edges = family_citation_edges(world["citations"], world["families"], "simple")
+
+    def flags(pubs: pl.LazyFrame) -> pl.DataFrame:
+        return plan_family_selection(pubs, world["claims"], world["families"], edges, SMALL)[0].collect()
+
+    before = flags(world["publications"])
+    never_cited = before.filter(~pl.col("cited_ok") & pl.col("year_ok") & pl.col("size_ok"))["family_id"].to_list()
+    assert "F0053" in never_cited  # families 10, 53, ... have no citer in the warehouse
+    reported = world["publications"].with_columns(
+        pl.when(pl.col("pub_id") == "EP-105301-A1").then(3).otherwise(None).cast(pl.Int32).alias("cited_by_count"))
+    after = flags(reported)
+    row = after.filter(pl.col("family_id") == "F0053").row(0, named=True)
+    assert row["cited_ok"] and row["n_cited_by"] == 0 and row["n_cited_reported"] == 3
+    assert after["cited_ok"].sum() == before["cited_ok"].sum() + 1
+    # a reported 0 does not make a family uncited that the warehouse shows cited
+    zeros = world["publications"].with_columns(pl.lit(0, dtype=pl.Int32).alias("cited_by_count"))
+    assert flags(zeros)["cited_ok"].equals(before["cited_ok"])

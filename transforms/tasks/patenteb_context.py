@@ -22,7 +22,7 @@ from transforms.negatives import (
 from transforms.segments import drop_selected_drawing, remove_fragment, segment_abstracts
 from transforms.selection import (
     TokenCounter, assemble_family_texts, choose_representatives, count_whitespace_tokens, flag_family_filters,
-    join_parts, keep_large_domains, simple_members, truncate_texts,
+    join_parts, keep_large_domains, reported_citations, simple_members, truncate_texts,
 )
 from transforms.splits import split_families, stable_hash
 
@@ -129,7 +129,8 @@ def plan_family_selection(
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """(filter flags per family, selected families with ids, domains, texts and segments), both lazy."""
     reps = choose_representatives(publications, families, params.min_year, params.preferred_lang)
-    flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited)
+    flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited,
+                                reported_citations(publications, families))
     eligible = flags.filter(pl.col("year_ok") & pl.col("size_ok") & pl.col("cited_ok")).select("family_id")
     texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator)
     selected = (
@@ -299,6 +300,7 @@ def prepare_context(
         "simple_families": flags.height,
         "year_ok": int(flags["year_ok"].sum()), "size_ok": int(flags["size_ok"].sum()),
         "cited_ok": int(flags["cited_ok"].sum()),
+        "cited_only_by_source_count": int((flags["cited_ok"] & (flags["n_cited_by"] == 0)).sum()),
         "eligible": int((flags["year_ok"] & flags["size_ok"] & flags["cited_ok"]).sum()),
     }
     fams = _truncate_variants(selected_lf.collect(), params, count_tokens or count_whitespace_tokens, stats)
