@@ -246,3 +246,18 @@ def test_shared_priorities_make_extended_families_differ() -> None:
     world = build_world(WorldSpec(scale=400, seed=3, shared_priority_rate=0.3))
     simple, ext = world.inv["simple_id"], world.inv["ext_id"]
     assert len(set(ext.tolist())) < len(set(simple.tolist())) == 400
+
+
+def test_weekly_files_from_the_1970s_render_and_parse(tmp_path: Path) -> None:
+    """The zip format has no dates before 1980: 1978-79 weekly files carry a 1980-01-01 stamp, not a crash."""
+    from sources.uspto_bulk import parse_file
+
+    spec = WorldSpec(scale=3000, seed=5, start="1976-01-01", end="1990-12-31", render_from="1976-01-01",
+                     render_to="1980-06-30", renderers=("uspto",))
+    generate_world(tmp_path, 3000, 5, spec)
+    early = sorted((tmp_path / "uspto").rglob("ip?7[6-9]*.zip"))
+    assert early, "the world has weekly files from 1978-79"
+    for zp in early:
+        assert zipfile.ZipFile(zp).infolist()[0].date_time[:3] == (1980, 1, 1)
+        pubs = [p for batch in parse_file(zp) for p in batch.rows.get("publications", [])]
+        assert pubs and all(p["pub_date"].year == int("19" + zp.stem[3:5]) for p in pubs)

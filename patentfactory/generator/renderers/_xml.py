@@ -36,7 +36,8 @@ def write_zip(path: Path, member: str, payload: bytes, days: int) -> Path:
     """A zip with one deflated member and a fixed timestamp (the file's own date): byte-identical reruns."""
     path.parent.mkdir(parents=True, exist_ok=True)
     y, m, d = (int(x) for x in iso(days).split("-"))
-    info = zipfile.ZipInfo(member, date_time=(y, m, d, 0, 0, 0))
+    stamp = max((y, m, d), (1980, 1, 1))  # the zip format has no dates before 1980 (weekly files start in 1976)
+    info = zipfile.ZipInfo(member, date_time=(*stamp, 0, 0, 0))
     info.compress_type = zipfile.ZIP_DEFLATED
     info.external_attr = 0o644 << 16
     info.create_system = 3
