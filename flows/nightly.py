@@ -68,19 +68,25 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
 
 
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
-def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337) -> dict:
+def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337,
+            faults: str = "") -> dict:
+    """`faults`: a fault spec for the HTTP replica (`patentfactory.upstream.faults`, e.g. `503=0.1,seed=7`),
+    to rehearse a night of flaky services; what was injected comes back under `faults_injected`."""
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)
     profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
     failed: dict[str, str] = {}
     deferred: dict[str, str] = {}
-    with Replica(world) as rep:
+    with Replica(world, faults=faults) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = _outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
                                                        return_state=True), failed, deferred)
         ptab = ingest_ptab_task(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
+        injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
+    if faults:
+        log.warning("replica faults injected: %s", injected)
     quads = sorted(str(p) for p in (Path(world) / "semopenalex").glob("*.nq"))
     with sparql_replica(quads) as sparql:  # SemOpenAlex is a SPARQL service: a real triple store stands in
         log.info("SPARQL replica of %s at %s", world, sparql)
@@ -100,4 +106,5 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
         raise RuntimeError("nightly: every other dataset was published, but these failed: "
                            + "; ".join(f"{name}: {why}" for name, why in failed.items()))
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
-            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred}
+            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred,
+            "faults_injected": injected}

@@ -1,6 +1,7 @@
 """`pf run` and `pf build`: the whole offline pipeline, and one dataset from the warehouse."""
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -19,9 +20,19 @@ from .storage import Storage
 def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) or a number of inventions")] = "sample",
         out_root: Annotated[str, typer.Option("--out", help="publish root (path or s3://bucket/prefix)")] = "data/published",
         data_dir: Annotated[Path, typer.Option("--data-dir", help="raw cache + warehouse")] = Path("data"),
-        seed: Annotated[int, typer.Option()] = 1337) -> None:
+        seed: Annotated[int, typer.Option()] = 1337,
+        faults: Annotated[str, typer.Option(help="inject upstream faults into the replica, e.g. "
+                                                  "'503=0.1,429@/3.2*2,truncate@/api/v1/datasets=0.05,seed=7' "
+                                                  "(see `pf upstream serve --help`)")] = "") -> None:
     """Generate/serve the world, ingest, build and publish every dataset, then verify (offline)."""
     parse_scale(scale)
+    if faults:
+        from .upstream.faults import Faults, FaultSpecError
+
+        try:
+            Faults(faults)
+        except FaultSpecError as exc:
+            raise PFError(f"--faults: {exc}", "rules look like KIND[@PATH]=RATE or KIND[@PATH]*N, plus seed=S") from None
     Storage(out_root).check_writable()
     Storage(data_dir).check_writable()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -30,7 +41,7 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     from flows.nightly import nightly
 
     started = time.monotonic()
-    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed)
+    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults)
     out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
     out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
@@ -44,6 +55,8 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     for name, ev in result["eval"].items():
         means = ", ".join(f"{m}={v:.3f}" for m, v in sorted(ev["overall"].items()))
         out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}")
+    if faults:
+        out.print(f"faults injected: {json.dumps(result['faults_injected'], sort_keys=True)}", soft_wrap=True)
     out.print(f"done in {time.monotonic() - started:.0f}s; datasets under {out_root}")
 
 

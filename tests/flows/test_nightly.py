@@ -38,18 +38,13 @@ def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
     assert manifest["leakage"]["no_family_or_text_in_two_splits"]["ok"]
 
 
-def test_nightly_defers_patentcr_when_ops_says_stop_and_publishes_the_rest(tmp_path: Path, monkeypatch):
+def test_nightly_defers_patentcr_when_ops_says_stop_and_publishes_the_rest(tmp_path: Path):
     """OPS black on every published-data request: Patent-CR is deferred (no retries, no failure), the other
     datasets publish and verify; the next night resumes it."""
-    import functools
-
-    import flows.nightly as nightly_module
-    from patentfactory.upstream import Replica
-
-    monkeypatch.setattr(nightly_module, "Replica",
-                        functools.partial(Replica, faults="black@/3.2/rest-services/published-data/publication=1"))
     data, out = tmp_path / "data", tmp_path / "published"
-    result = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7)
+    result = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7,
+                     faults="black@/3.2/rest-services/published-data/publication=1")
+    assert result["faults_injected"]["black"] >= 1
     assert result["patentcr"] is None and "OPS asked to stop after 0 of" in result["deferred"]["patentcr"]
     assert "patentcr" not in result["eval"]
     for name in ("patenteb", "ipbench", "pilot", "pap2pat"):

@@ -4,11 +4,10 @@ every fault that was injected is counted."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from .pfrun import latest_problems, pf_env, published, run_args, run_pf
+from .pfrun import latest_problems, pf_cmd, pf_env, published, run_args, run_pf
 from .test_kill_resume import identity
 
 pytestmark = pytest.mark.slow
@@ -30,13 +29,12 @@ FAULTS = ",".join([
 
 def test_faults_on_every_service_same_published_bytes(baseline, tmp_path_factory):
     home = tmp_path_factory.mktemp("faults")
-    counts = home / "injected.json"
-    cmd = [sys.executable, "-m", "tests.resilience.faulty_pf", FAULTS, str(counts), *run_args(home)]
-    env = pf_env(home, creds=False)
-    env["PYTHONPATH"] = str(__import__("pathlib").Path(__file__).resolve().parents[2])
-    ran = run_pf(cmd, env, home, "faults", timeout=500)
-    assert ran.rc == 0, ran.log.read_text()[-3000:]
-    injected = json.loads(counts.read_text())
+    ran = run_pf(pf_cmd(*run_args(home), "--faults", FAULTS), pf_env(home, creds=False), home, "faults",
+                 timeout=500)
+    output = ran.log.read_text()
+    assert ran.rc == 0, output[-3000:]
+    (line,) = [ln for ln in output.splitlines() if ln.startswith("faults injected: ")]
+    injected = json.loads(line.removeprefix("faults injected: "))
     kinds = {k for k, n in injected.items() if n}
     assert {"503", "truncate", "429", "yellow"} <= kinds, injected
     assert latest_problems(home / "pub") == []
