@@ -21,13 +21,7 @@ def _params(start: str, end: str, test_months: list[int], cql_template: str | No
 
 def retry_unless_stopped(task: object, task_run: object, state: State) -> bool:
     """Retry network failures, but not OPS saying stop (black/quota): retrying then only spends quota."""
-    try:
-        state.result()
-    except SourceStopped:
-        return False
-    except Exception:  # noqa: BLE001 - any other failure is worth the retry
-        return True
-    return True
+    return not isinstance(state.result(raise_on_failure=False), SourceStopped)
 
 
 @task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)

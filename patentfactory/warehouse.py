@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import BinaryIO
 
 import polars as pl
 import pyarrow as pa
@@ -90,12 +91,7 @@ class Warehouse:
         for rel in self.parts(table):
             try:
                 with self.storage.open_read(rel) as fh:
-                    have = set(pl.read_parquet_schema(fh))
-                    fh.seek(0)
-                    part = pl.read_parquet(fh, columns=[c for c in schema if c in have])
-                pieces.append(part.with_columns(pl.lit(None, dtype=dtype).alias(c) for c, dtype in schema.items()
-                                                if c not in have and _nullable(spec, c))
-                              .select(list(schema)).cast(dict(schema)))  # type: ignore[arg-type]
+                    pieces.append(_lean_part(fh, spec, schema).cast(dict(schema)))  # type: ignore[arg-type]
             except (pl.exceptions.PolarsError, OSError) as exc:
                 raise self._corrupt(table, rel, exc) from None
         df = pl.concat(pieces) if pieces else pl.DataFrame(schema=schema)
@@ -111,9 +107,21 @@ class Warehouse:
                 for name in TABLES if self.parts(name)}
 
 
-def _nullable(spec: TableSpec, column: str) -> bool:
-    """Only a nullable column may be missing from a part (written before the column existed)."""
-    return spec.schema.field(column).nullable
+def _lean_part(fh: BinaryIO, spec: TableSpec, schema: pl.Schema) -> pl.DataFrame:
+    """`schema`'s columns of one part; a nullable column the part predates reads as nulls (the footer is
+    read again only for such a part)."""
+    try:
+        return pl.read_parquet(fh, columns=list(schema))
+    except pl.exceptions.ColumnNotFoundError:
+        fh.seek(0)
+        have = set(pl.read_parquet_schema(fh))
+        fh.seek(0)
+    missing = [c for c in schema if c not in have]
+    required = [c for c in missing if not spec.schema.field(c).nullable]
+    if required:
+        raise pl.exceptions.ColumnNotFoundError(f"required column(s) {required} missing")
+    return (pl.read_parquet(fh, columns=[c for c in schema if c in have])
+            .with_columns(pl.lit(None, dtype=schema[c]).alias(c) for c in missing).select(list(schema)))
 
 
 def _conform(table: pa.Table, schema: pa.Schema) -> pa.Table:

@@ -28,29 +28,21 @@ class UnsafeXMLError(ValueError):
     """A document declares entities that could expand (billion laughs) or read files/URLs (XXE)."""
 
 
-def safe_parser() -> etree.XMLParser:
-    """One parser per thread (lxml parsers must not be shared across threads)."""
-    parser = getattr(_local, "parser", None)
+def safe_parser(encoding: str | None = None) -> etree.XMLParser:
+    """One parser per thread and `encoding` override (lxml parsers must not be shared across threads)."""
+    parsers = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(encoding)
     if parser is None:
-        parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False,
-                                 dtd_validation=False, attribute_defaults=False, remove_blank_text=False)
-        _local.parser = parser
+        parser = parsers[encoding] = etree.XMLParser(
+            resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False, dtd_validation=False,
+            attribute_defaults=False, remove_blank_text=False, encoding=encoding)
     return parser
 
 
-def utf8_parser() -> etree.XMLParser:
-    """`safe_parser` with the encoding forced to UTF-8 (for documents that mislabel their bytes)."""
-    parser = getattr(_local, "utf8_parser", None)
-    if parser is None:
-        parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True, huge_tree=False,
-                                 dtd_validation=False, attribute_defaults=False, remove_blank_text=False,
-                                 encoding="utf-8")
-        _local.utf8_parser = parser
-    return parser
-
-
-def mislabelled_utf8(data: bytes) -> bool:
-    """True if the declaration names a single-byte encoding but the bytes are UTF-8 with non-ASCII text.
+def mislabelled_utf8(data: bytes) -> str | None:
+    """The declared encoding if it names a single-byte one but the bytes are UTF-8 with non-ASCII text.
 
     Files re-encoded on the way (or hand-edited) keep a stale `encoding="ISO-8859-1"`; read as declared,
     every accented letter would become two (`Wídget` -> `WÃ\xadget`). Latin-1 text that happens to be
@@ -58,12 +50,12 @@ def mislabelled_utf8(data: bytes) -> bool:
     """
     m = _DECLARED.match(data[:200])
     if not m or m.group(1).lower() not in _SINGLE_BYTE or data.isascii():
-        return False
+        return None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
+    return m.group(1).decode("ascii")
 
 
 def check_entity_declarations(data: bytes) -> None:
@@ -88,10 +80,10 @@ def check_entity_declarations(data: bytes) -> None:
 def parse_xml(data: bytes) -> etree._Element:
     """Root element of one document, parsed without DTD, entity expansion or network access."""
     check_entity_declarations(data)
-    if b"encoding" in data[:200] and mislabelled_utf8(data):
-        log.warning("document declares %s but its bytes are UTF-8: read as UTF-8",
-                    _DECLARED.match(data[:200]).group(1).decode("ascii"))  # type: ignore[union-attr]
-        return etree.fromstring(data, utf8_parser())
+    declared = mislabelled_utf8(data)
+    if declared:
+        log.warning("document declares %s but its bytes are UTF-8: read as UTF-8", declared)
+        return etree.fromstring(data, safe_parser("utf-8"))
     return etree.fromstring(data, safe_parser())
 
 
