@@ -20,19 +20,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def _generate(world: str, scale: int) -> None:
-    from patentfactory.generator import WorldSpec, generate_world
+    from patentfactory.sim.generator import WorldSpec, generate_world
 
     generate_world(Path(world), scale, 1, WorldSpec(scale, 1, renderers=("lens",)))
 
 
 def _ingest(world: str, data: str) -> None:
-    from patentfactory.stages import ingest_lens
+    from patentfactory.stages.ingest_files import ingest_lens
 
     ingest_lens(data, [Path(world) / "lens" / "lens-export.jsonl"])
 
 
 def _build(data: str, out: str, use_model: bool) -> None:
-    from patentfactory.build_patenteb import build_and_publish_patenteb
+    from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
     build_and_publish_patenteb(data, out, seed=1, profile="full", use_model=use_model,
                                overrides={"min_families_per_ipc3": 20})

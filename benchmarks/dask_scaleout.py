@@ -27,7 +27,7 @@ def _run(world: Path, data: Path, out: Path, workers: int, build: bool, profile:
     from flows.ingest_uspto import ingest_uspto
     from flows.runtime import task_runner
     from patentfactory.config import Settings
-    from patentfactory.upstream import Replica
+    from patentfactory.sim.upstream import Replica
 
     runner = task_runner(Settings(task_runner="dask", dask_workers=workers, dask_processes=True))
     times: dict[str, float] = {}
@@ -62,7 +62,7 @@ def main() -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from patentfactory.generator import WorldSpec, generate_world
+    from patentfactory.sim.generator import WorldSpec, generate_world
 
     t = time.perf_counter()
     world = tmp / "world"

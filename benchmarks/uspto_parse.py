@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 
 def _seed_documents() -> list[bytes]:
-    from patentfactory.generator import generate_world
+    from patentfactory.sim.generator import generate_world
     from sources.uspto_bulk import iter_documents
 
     tmp = Path(tempfile.mkdtemp(prefix="pf-bench-world-"))

@@ -5,7 +5,7 @@ from prefect import flow, task
 
 from flows.build_patenteb import verify_task
 from flows.observe import published_counts, read_manifest
-from patentfactory.build_ipbench import build_and_publish_ipbench
+from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 
 
 @task(name="build-and-publish-ipbench")

@@ -7,7 +7,7 @@ from prefect import flow, task
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
-from patentfactory.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
+from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
 from transforms.tasks.pap2pat import SplitParams
 
 

@@ -9,7 +9,7 @@ from prefect.states import State
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
 from patentfactory.errors import SourceStopped
-from patentfactory.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
+from patentfactory.stages.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
 
 

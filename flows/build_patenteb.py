@@ -5,9 +5,9 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
 from flows.observe import published_counts, read_manifest
-from patentfactory.build_patenteb import build_and_publish_patenteb
-from patentfactory.inspect import inspect_version
-from patentfactory.storage import Storage
+from patentfactory.stages.build_patenteb import build_and_publish_patenteb
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.storage import Storage
 
 
 @task(name="build-and-publish-patenteb")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from prefect import flow, task
 
-from patentfactory.build_pilot import build_and_publish_pilot
+from patentfactory.stages.build_pilot import build_and_publish_pilot
 
 from .build_patenteb import verify_task
 from .observe import published_counts, read_manifest

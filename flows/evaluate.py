@@ -9,7 +9,7 @@ from prefect.artifacts import create_markdown_artifact
 
 from patentfactory.evaluation import evaluate_dataset, write_report
 from patentfactory.evaluation.report import render_report
-from patentfactory.storage import Storage
+from patentfactory.store.storage import Storage
 
 from .observe import log_counts
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from prefect import flow, task
 
-from patentfactory.build_patentcr import ops_client_from_settings
+from patentfactory.stages.build_patentcr import ops_client_from_settings
 from patentfactory.config import Settings
-from patentfactory.ingest_ops import ingest_ops, search_numbers
+from patentfactory.stages.ingest_ops import ingest_ops, search_numbers
 
 from .observe import log_counts
 

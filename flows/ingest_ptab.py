@@ -12,7 +12,7 @@ from .observe import log_counts
 
 @task(name="ingest-ptab-range", retries=2, retry_delay_seconds=30)
 def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
-    from patentfactory.build_pilot import ingest_ptab
+    from patentfactory.stages.build_pilot import ingest_ptab
 
     stats = ingest_ptab(data_dir, base_url, start, end, api_key)
     log_counts("ingest-ptab-range", records_in=stats["records"] + stats["rejects"], records_out=stats["records"],

@@ -16,11 +16,11 @@ from pathlib import Path
 from prefect import flow, task
 
 from patentfactory import stages
-from patentfactory.ingest import IngestStats, Stores, ingest_file
-from patentfactory.ledger import Ledger
-from patentfactory.rawcache import RawCache
-from patentfactory.storage import Storage
-from patentfactory.warehouse import Warehouse
+from patentfactory.stages.ingest import IngestStats, Stores, ingest_file
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.rawcache import RawCache
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import Warehouse
 
 from .observe import ingest_counts
 from .runtime import ConfiguredTaskRunner

@@ -15,8 +15,8 @@ from prefect import flow, get_run_logger, task
 from prefect.states import State
 
 from patentfactory.errors import NothingToPublish, SourceStopped
-from patentfactory.upstream import Replica
-from patentfactory.upstream.sparql import sparql_replica
+from patentfactory.sim.upstream import Replica
+from patentfactory.sim.upstream.sparql import sparql_replica
 
 from .build_ipbench import build_ipbench
 from .build_pap2pat import build_pap2pat
@@ -36,7 +36,7 @@ SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
 def prepare_world(scale: str, seed: int, data_dir: str) -> str:
     if scale == "sample":
         return str(SAMPLE_WORLD)
-    from patentfactory.generator import generate_world
+    from patentfactory.sim.generator import generate_world
 
     world = Path(data_dir) / "world"
     generate_world(world, int(scale), seed)
@@ -70,7 +70,7 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337,
             faults: str = "") -> dict:
-    """`faults`: a fault spec for the HTTP replica (`patentfactory.upstream.faults`, e.g. `503=0.1,seed=7`),
+    """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
     to rehearse a night of flaky services; what was injected comes back under `faults_injected`."""
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)

@@ -59,6 +59,6 @@ def published_counts(stage: str, manifest: dict, *, records_in: int | None, reco
 
 
 def read_manifest(out: str, dataset: str, version: str) -> dict[str, Any]:
-    from patentfactory.storage import Storage
+    from patentfactory.store.storage import Storage
 
     return json.loads(Storage(out).read_text(f"{dataset}/{version}/manifest.json"))

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from ..inspect import read_manifest
-from ..storage import Storage
+from patentfactory.store.inspect import read_manifest
+from patentfactory.store.storage import Storage
 
 
 @dataclass(frozen=True)

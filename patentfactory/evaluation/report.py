@@ -15,9 +15,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from ..card import png_bytes  # noqa: E402
-from ..parquet_io import parquet_bytes  # noqa: E402
-from ..storage import Storage  # noqa: E402
+from patentfactory.store.card import png_bytes  # noqa: E402
+from patentfactory.store.parquet_io import parquet_bytes  # noqa: E402
+from patentfactory.store.storage import Storage  # noqa: E402
 from .results import EvalResult  # noqa: E402
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from ..errors import PFError
-from ..storage import Storage
+from patentfactory.store.storage import Storage
 from .baselines import score_pap2pat, score_patentcr, score_pilot
 from .encoders import Encoder, load_encoder
 from .patenteb import PatenTEBEvalConfig, evaluate_patenteb

@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 from typer.testing import CliRunner
 
-from patentfactory.cli import app
-from patentfactory.publish import Release, publish
-from patentfactory.storage import Storage
+from patentfactory.cli.main import app
+from patentfactory.store.publish import Release, publish
+from patentfactory.store.storage import Storage
 
 runner = CliRunner()
 

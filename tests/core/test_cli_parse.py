@@ -6,7 +6,7 @@ from pathlib import Path
 import polars as pl
 from typer.testing import CliRunner
 
-from patentfactory.cli import app
+from patentfactory.cli.main import app
 
 runner = CliRunner()
 

@@ -5,8 +5,8 @@ import hashlib
 
 import numpy as np
 
-from patentfactory.embedding_cache import EmbeddingCache
-from patentfactory.storage import Storage
+from patentfactory.store.embedding_cache import EmbeddingCache
+from patentfactory.store.storage import Storage
 
 
 class CountingEncoder:

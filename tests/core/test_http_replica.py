@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from patentfactory.upstream import Replica
-from patentfactory.upstream.faults import Faults, FaultSpecError
+from patentfactory.sim.upstream import Replica
+from patentfactory.sim.upstream.faults import Faults, FaultSpecError
 from sources.http import HttpClient, HttpError, RetryPolicy, retry_after_seconds
 from sources.odp_bulk import fetch_bulk_file, list_product_files, odp_client, parse_product_listing
 

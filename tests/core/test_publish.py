@@ -9,9 +9,9 @@ import polars as pl
 import pytest
 
 from patentfactory.errors import PublishError
-from patentfactory.inspect import inspect_version, split_target
-from patentfactory.publish import LeakageCheck, Release, latest_version, publish
-from patentfactory.storage import Storage
+from patentfactory.store.inspect import inspect_version, split_target
+from patentfactory.store.publish import LeakageCheck, Release, latest_version, publish
+from patentfactory.store.storage import Storage
 
 DAY = date(2026, 11, 23)
 
@@ -112,7 +112,7 @@ def test_staging_left_by_a_killed_publish_is_swept_later(tmp_path: Path):
     leaves a younger one (a publish that may still be running) alone."""
     from datetime import datetime, timedelta, timezone
 
-    from patentfactory.publish import sweep_stale_staging
+    from patentfactory.store.publish import sweep_stale_staging
 
     st = Storage(tmp_path)
     now = datetime.now(timezone.utc)

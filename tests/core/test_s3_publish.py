@@ -5,9 +5,9 @@ from datetime import date
 
 import polars as pl
 
-from patentfactory.inspect import inspect_version
-from patentfactory.publish import Release, latest_version, publish
-from patentfactory.storage import Storage, s3_storage_options
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.publish import Release, latest_version, publish
+from patentfactory.store.storage import Storage, s3_storage_options
 
 
 def test_publish_inspect_and_read_back_on_s3(s3_env):

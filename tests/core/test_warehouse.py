@@ -8,10 +8,10 @@ import pyarrow as pa
 import pytest
 
 from patentfactory.errors import StorageError
-from patentfactory.ledger import Ledger
-from patentfactory.rawcache import RawCache
-from patentfactory.storage import Storage
-from patentfactory.warehouse import CorruptTableError, Warehouse
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.rawcache import RawCache
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import CorruptTableError, Warehouse
 from schemas import CLAIMS, PUBLICATIONS, SchemaError, validate
 
 

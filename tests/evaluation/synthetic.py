@@ -9,8 +9,8 @@ from datetime import date
 
 import polars as pl
 
-from patentfactory.publish import Published, Release, publish
-from patentfactory.storage import Storage
+from patentfactory.store.publish import Published, Release, publish
+from patentfactory.store.storage import Storage
 
 DAY = date(2026, 11, 23)
 TOPICS: dict[str, list[str]] = {

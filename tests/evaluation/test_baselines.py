@@ -15,8 +15,8 @@ from patentfactory.evaluation.baselines import (
     claims_list, outline_text, score_pap2pat, score_patentcr, score_pilot, truncate_claims,
 )
 from patentfactory.evaluation.results import EvalResult, SkipTask
-from patentfactory.publish import Release, publish
-from patentfactory.storage import Storage, s3_storage_options
+from patentfactory.store.publish import Release, publish
+from patentfactory.store.storage import Storage, s3_storage_options
 
 ISSUE_WORDS = {"101": "abstract idea judicial exception", "102": "anticipated by a single reference",
                "103": "obvious combination of references"}

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from flows.evaluate import evaluate
-from patentfactory.storage import Storage
+from patentfactory.store.storage import Storage
 
 from .test_baselines import _publish_pilot
 

@@ -10,14 +10,14 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-import patentfactory.cli_eval  # noqa: F401  (registers `pf eval` until cli.py imports it)
-from patentfactory.cli import app
+import patentfactory.cli.evaluate  # noqa: F401  (registers `pf eval` until cli.py imports it)
+from patentfactory.cli.main import app
 from patentfactory.errors import PFError
 from patentfactory.evaluation import SCORE_COLUMNS, EvalResult, evaluate_dataset, load_encoder, write_report
 from patentfactory.evaluation.encoders import Encoder
 from patentfactory.evaluation.patenteb import PatenTEBEvalConfig, _top_k, build_qrels, score_retrieval
 from patentfactory.evaluation.published import open_version
-from patentfactory.storage import Storage
+from patentfactory.store.storage import Storage
 from transforms.tasks.patenteb import task_specs
 
 from .synthetic import publish_patenteb

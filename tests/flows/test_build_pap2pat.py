@@ -13,14 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from flows.build_pap2pat import build_pap2pat
-from patentfactory.build_pap2pat import fetch_candidate_papers, ingest_semopenalex, publish_pap2pat
-from patentfactory.cli import app
-from patentfactory.generator import WorldSpec, generate_world
-from patentfactory.inspect import inspect_version
-from patentfactory.stages import ingest_uspto, stores_for
-from patentfactory.storage import Storage
-from patentfactory.upstream import Replica
-from patentfactory.upstream.sparql import sparql_replica
+from patentfactory.stages.build_pap2pat import fetch_candidate_papers, ingest_semopenalex, publish_pap2pat
+from patentfactory.cli.main import app
+from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.store.inspect import inspect_version
+from patentfactory.stages.ingest_files import ingest_uspto, stores_for
+from patentfactory.store.storage import Storage
+from patentfactory.sim.upstream import Replica
+from patentfactory.sim.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient
 
 SPEC = WorldSpec(scale=1, seed=1, start="2005-01-01", end="2024-12-31", render_from="2005-01-01",

@@ -9,13 +9,13 @@ import polars as pl
 import pytest
 
 from flows.build_patentcr import build_patentcr
-from patentfactory.build_patentcr import FIELDS, PatentCRParams, fetch_claim_revisions, ops_client_for
+from patentfactory.stages.build_patentcr import FIELDS, PatentCRParams, fetch_claim_revisions, ops_client_for
 from patentfactory.errors import SourceStopped
-from patentfactory.generator import WorldSpec, generate_world
-from patentfactory.inspect import inspect_version
-from patentfactory.ledger import Ledger
-from patentfactory.storage import Storage
-from patentfactory.upstream import Replica
+from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.storage import Storage
+from patentfactory.sim.upstream import Replica
 from transforms.claim_revision import recovered_pairs
 
 # OPS documents only for H1 2024, publications packed into 2016-2024 so the range has grants of every month.
@@ -88,7 +88,7 @@ def test_month_split_parameter_and_rerun_is_identical(world, tmp_path: Path) -> 
     path, _, _ = world
     data, out = tmp_path / "data", tmp_path / "published"
     params = PatentCRParams(cql_template=CQL, window_days=200, test_months=(5, 6))
-    from patentfactory.build_patentcr import publish_patentcr
+    from patentfactory.stages.build_patentcr import publish_patentcr
 
     with Replica(path) as rep:
         client = ops_client_for(rep.base_url + "/3.2")
@@ -124,7 +124,7 @@ def test_ops_stop_is_not_retried_and_the_rerun_resumes_from_the_cache(world, tmp
     assert resumed["cached_items"] == len(fetched) and fresh["cached_items"] == 0
     assert {k: v for k, v in resumed.items() if k != "cached_items"} == \
         {k: v for k, v in fresh.items() if k != "cached_items"}
-    from patentfactory.warehouse import Warehouse
+    from patentfactory.store.warehouse import Warehouse
 
     def pairs(root: Path) -> pl.DataFrame:
         return Warehouse(Storage(root / "warehouse")).frame("claim_revisions").sort("ep_number")

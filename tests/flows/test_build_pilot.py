@@ -16,14 +16,14 @@ from typer.testing import CliRunner
 from flows.build_pilot import build_pilot
 from flows.ingest_ptab import ingest_ptab
 from patentfactory import stages
-from patentfactory.generator import generate_world
-from patentfactory.generator.numbering import day
-from patentfactory.generator.renderers import render
-from patentfactory.generator.world import WorldSpec, build_world
-from patentfactory.inspect import inspect_version
-from patentfactory.storage import Storage
-from patentfactory.upstream import Replica
-from patentfactory.warehouse import Warehouse
+from patentfactory.sim.generator import generate_world
+from patentfactory.sim.generator.numbering import day
+from patentfactory.sim.generator.renderers import render
+from patentfactory.sim.generator.world import WorldSpec, build_world
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.storage import Storage
+from patentfactory.sim.upstream import Replica
+from patentfactory.store.warehouse import Warehouse
 
 pytestmark = pytest.mark.slow
 SPEC = WorldSpec(200, 5, renderers=("uspto",), render_from="2010-01-01")
@@ -108,8 +108,8 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     tasks = {f["task"] for f in rep.manifest["files"]}
     assert {"all", "base", "merge"} <= tasks
 
-    import patentfactory.cli_pilot  # noqa: F401  (registers `pf build pilot` until cli.py imports it)
-    from patentfactory.cli import app
+    import patentfactory.cli.pilot  # noqa: F401  (registers `pf build pilot` until cli.py imports it)
+    from patentfactory.cli.main import app
     res = CliRunner().invoke(app, ["build", "pilot", "--data-dir", str(data), "--out", str(out), "--truth", truth])
     assert res.exit_code == 0, res.output
     assert f"unchanged pilot {pub['version']}" in res.output

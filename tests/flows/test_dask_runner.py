@@ -15,11 +15,11 @@ import pytest
 from flows.ingest_uspto import ingest_uspto
 from flows.runtime import ConfiguredTaskRunner, task_runner
 from patentfactory.config import Settings
-from patentfactory.generator import WorldSpec, generate_world
-from patentfactory.ledger import Ledger
-from patentfactory.storage import Storage
-from patentfactory.upstream import Replica
-from patentfactory.warehouse import Warehouse
+from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.storage import Storage
+from patentfactory.sim.upstream import Replica
+from patentfactory.store.warehouse import Warehouse
 
 pytestmark = pytest.mark.slow
 TABLES = ("publications", "claims", "descriptions", "citations", "rejects")

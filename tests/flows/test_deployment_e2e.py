@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from patentfactory import stages
-from patentfactory.generator import generate_world
-from patentfactory.inspect import inspect_version
-from patentfactory.storage import Storage
+from patentfactory.sim.generator import generate_world
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.storage import Storage
 from tests.conftest import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]

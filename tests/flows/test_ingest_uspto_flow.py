@@ -7,11 +7,11 @@ from datetime import date
 from pathlib import Path
 
 from flows.ingest_uspto import ingest_uspto
-from patentfactory.generator import WorldSpec, generate_world
-from patentfactory.ledger import Ledger
-from patentfactory.storage import Storage
-from patentfactory.upstream import Replica
-from patentfactory.warehouse import Warehouse
+from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.storage import Storage
+from patentfactory.sim.upstream import Replica
+from patentfactory.store.warehouse import Warehouse
 
 
 def test_weekly_files_ingest_incrementally(tmp_path: Path):

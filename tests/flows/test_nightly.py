@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from flows.nightly import nightly
-from patentfactory.inspect import inspect_version
-from patentfactory.ledger import Ledger
-from patentfactory.storage import Storage
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.storage import Storage
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,8 @@ import pytest
 from flows.ingest_lens import ingest_lens
 from flows.ingest_uspto import ingest_uspto
 from flows.observe import log_counts, parse_counts
-from patentfactory.generator import WorldSpec, generate_world
-from patentfactory.upstream import Replica
+from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.sim.upstream import Replica
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 

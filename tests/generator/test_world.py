@@ -16,9 +16,9 @@ import pyarrow.parquet as pq
 import pytest
 from lxml import etree
 
-from patentfactory.generator import WorldSpec, build_world, generate_world
-from patentfactory.generator.ipc import CLASSES
-from patentfactory.generator.renderers import available, register
+from patentfactory.sim.generator import WorldSpec, build_world, generate_world
+from patentfactory.sim.generator.ipc import CLASSES
+from patentfactory.sim.generator.renderers import available, register
 from transforms.patent_ids import app_id, normalise_pub_id
 
 SCALE, SEED = 200, 11

@@ -26,7 +26,7 @@ def pf_env(home: Path, creds: bool = True, log_level: str = "INFO") -> dict[str,
 
 
 def pf_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from patentfactory.cli import app; sys.exit(app(prog_name='pf'))",
+    return [sys.executable, "-c", "import sys; from patentfactory.cli.main import app; sys.exit(app(prog_name='pf'))",
             *args]
 
 
@@ -78,8 +78,8 @@ def published(root: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 def latest_problems(root: Path) -> list[str]:
     """Every dataset's LATEST must name a version whose manifest verifies (`pf inspect`'s check)."""
-    from patentfactory.inspect import inspect_version
-    from patentfactory.storage import Storage
+    from patentfactory.store.inspect import inspect_version
+    from patentfactory.store.storage import Storage
 
     problems = []
     for latest in sorted(root.glob("*/LATEST")) if root.is_dir() else []:

@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from patentfactory.ingest import Stores, ingest_files
-from patentfactory.ingest_ops import ingest_ops
-from patentfactory.storage import Storage
+from patentfactory.stages.ingest import Stores, ingest_files
+from patentfactory.stages.ingest_ops import ingest_ops
+from patentfactory.store.storage import Storage
 from sources.lens import parse_lens_csv
 from sources.odp_bulk import ListingError, parse_product_listing
 from sources.epo_ops.parse import parse_ops

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from patentfactory.upstream import Replica, server
+from patentfactory.sim.upstream import Replica, server
 
 from .pfrun import FAKE, pf_cmd, pf_env, run_pf
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from patentfactory.upstream import Replica
-from patentfactory.upstream.routes_ops import revoke_tokens
+from patentfactory.sim.upstream import Replica
+from patentfactory.sim.upstream.routes_ops import revoke_tokens
 from sources.epo_ops.client import OpsClient, OpsStopped, Throttle
 from sources.http import RetryPolicy
 

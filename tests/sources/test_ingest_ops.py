@@ -5,13 +5,13 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from patentfactory.build_patentcr import ops_client_for
-from patentfactory.cli import app
-from patentfactory.generator import WorldSpec, generate_world
-from patentfactory.ingest_ops import OpsIngestStats, ingest_ops, read_numbers
-from patentfactory.storage import Storage
-from patentfactory.upstream import Replica
-from patentfactory.warehouse import Warehouse
+from patentfactory.stages.build_patentcr import ops_client_for
+from patentfactory.cli.main import app
+from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.stages.ingest_ops import OpsIngestStats, ingest_ops, read_numbers
+from patentfactory.store.storage import Storage
+from patentfactory.sim.upstream import Replica
+from patentfactory.store.warehouse import Warehouse
 
 
 def test_numbers_file_and_rerun(tmp_path: Path, monkeypatch):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from patentfactory.upstream import Replica
+from patentfactory.sim.upstream import Replica
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
 
 

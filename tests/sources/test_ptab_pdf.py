@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 from reportlab.pdfgen import canvas
 
-from patentfactory.generator.renderers import render
-from patentfactory.generator.world import WorldSpec, build_world
+from patentfactory.sim.generator.renderers import render
+from patentfactory.sim.generator.world import WorldSpec, build_world
 from sources import ptab_pdf
 from sources.ptab_pdf import PageText, clean_pages, parse_decision_pdf, to_paragraphs
 from transforms.opinions import _tokens

@@ -15,9 +15,9 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from patentfactory.generator import WorldSpec, build_world
-from patentfactory.generator.renderers import render
-from patentfactory.upstream.sparql import sparql_replica
+from patentfactory.sim.generator import WorldSpec, build_world
+from patentfactory.sim.generator.renderers import render
+from patentfactory.sim.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient, SparqlError, normalise_licence, parse_sparql_results
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sparql"

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from patentfactory.generator import WorldSpec, generate_world
+from patentfactory.sim.generator import WorldSpec, generate_world
 from sources.lens import parse_lens_jsonl
 from transforms.families import build_families
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from patentfactory.build_ipbench import build_and_publish_ipbench, build_ipbench_tasks, read_inputs
-from patentfactory.generator import generate_world
-from patentfactory.inspect import inspect_version
-from patentfactory.stages import ingest_lens
-from patentfactory.storage import Storage
-from patentfactory.warehouse import Warehouse
+from patentfactory.stages.build_ipbench import build_and_publish_ipbench, build_ipbench_tasks, read_inputs
+from patentfactory.sim.generator import generate_world
+from patentfactory.store.inspect import inspect_version
+from patentfactory.stages.ingest_files import ingest_lens
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import Warehouse
 from transforms.tasks.ipbench import (EXPERT_TASKS, ITEM_FIELDS, IPBenchSpec, pick_distractors, representatives, shuffled_options,
                                       task_registry)
 

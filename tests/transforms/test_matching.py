@@ -8,9 +8,9 @@ import polars as pl
 import pyoxigraph as ox
 import pytest
 
-from patentfactory.generator import WorldSpec, build_world
-from patentfactory.generator.renderers import render
-from patentfactory.generator.views import inventor_forms
+from patentfactory.sim.generator import WorldSpec, build_world
+from patentfactory.sim.generator.renderers import render
+from patentfactory.sim.generator.views import inventor_forms
 from schemas import PATENT_PAPER_PAIRS, validate
 from sources.semopenalex import AUTHOR_NS, WORKS_QUERY, parse_sparql_results
 from transforms.matching import (MatchParams, add_margins, explode_aliases, explode_inventors, match_authors,

@@ -69,7 +69,7 @@ def test_paper_document_equals_golden(golden):
 
 
 def test_golden_documents_fit_the_published_arrow_types(golden):
-    from patentfactory.build_pap2pat import _plain
+    from patentfactory.stages.build_pap2pat import _plain
 
     for name, outlines in (("patent", True), ("paper", False)):
         typ = document_type(outlines=outlines, claims=outlines)

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from .cli import app, friendly, out
+from patentfactory.cli.main import app, friendly, out
 
 
 @app.command("eval")
@@ -27,8 +27,8 @@ def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | pat
         import bm25s  # noqa: F401  (it sets its logger to DEBUG on import; quiet it after)
 
         logging.getLogger("bm25s").setLevel(logging.WARNING)
-    from .evaluation import OVERALL, evaluate_dataset, write_report
-    from .storage import Storage
+    from patentfactory.evaluation import OVERALL, evaluate_dataset, write_report
+    from patentfactory.store.storage import Storage
 
     storage = Storage(root)
     result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries)

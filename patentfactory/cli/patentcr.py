@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from .cli import build_app, friendly, out
-from .errors import PFError
-from .storage import Storage
+from patentfactory.cli.main import build_app, friendly, out
+from patentfactory.errors import PFError
+from patentfactory.store.storage import Storage
 
 
 def _months(text: str) -> tuple[int, ...]:
@@ -33,8 +33,8 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
                        cql: Annotated[str | None, typer.Option(help="search template with {lo} {hi}")] = None,
                        allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
     """Build Patent-CR (EP claims before/after grant) through OPS and publish a verified version."""
-    from .build_patentcr import PatentCRParams, build_and_publish_patentcr, ops_client_from_settings
-    from .config import Settings
+    from patentfactory.stages.build_patentcr import PatentCRParams, build_and_publish_patentcr, ops_client_from_settings
+    from patentfactory.config import Settings
 
     try:
         lo, hi = date.fromisoformat(start), date.fromisoformat(end)
@@ -56,7 +56,7 @@ def build_ipbench_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
                       max_items: Annotated[int, typer.Option(help="items per task at most")] = 1000,
                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
     """Build the automatically buildable IPBench tasks from the warehouse and publish a verified version."""
-    from .build_ipbench import build_and_publish_ipbench
+    from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 
     Storage(out_root).check_writable()
     pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items, allow_drop=allow_drop)

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import PFError
+from patentfactory.errors import PFError
 
 
 def oxigraph_binary() -> str:

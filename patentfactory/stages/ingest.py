@@ -15,10 +15,10 @@ from pathlib import Path
 from schemas import REJECTS
 from sources.records import ParseResult
 
-from .ledger import Ledger
-from .rawcache import RawCache
-from .storage import Storage
-from .warehouse import Warehouse, part_name
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.rawcache import RawCache
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import Warehouse, part_name
 
 log = logging.getLogger(__name__)
 ParseFn = Callable[[Path], Iterable[ParseResult]]

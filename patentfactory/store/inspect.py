@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pyarrow.parquet as pq
 
-from .errors import PFError
+from patentfactory.errors import PFError
 from .publish import latest_version
 from .storage import Storage
 

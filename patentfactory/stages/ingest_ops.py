@@ -17,8 +17,8 @@ from sources.records import ParseResult
 from transforms.patent_ids import PatentIdError, parse_pub_id
 
 from .ingest import Stores
-from .stages import stores_for
-from .warehouse import part_name
+from patentfactory.stages.ingest_files import stores_for
+from patentfactory.store.warehouse import part_name
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"

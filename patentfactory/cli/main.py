@@ -16,7 +16,7 @@ from rich.table import Table
 
 from schemas import SchemaError
 
-from .errors import PFError
+from patentfactory.errors import PFError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="patentfactory: rebuild patent benchmarks from public sources as versioned Parquet.")
@@ -78,7 +78,7 @@ def generate(scale: Annotated[str, typer.Option(help="number of inventions, or '
              out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world")) -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
-    from .generator import generate_world
+    from patentfactory.sim.generator import generate_world
 
     summary = generate_world(out_dir, n, seed)
     out.print(f"generated world scale={n} seed={seed} at {out_dir}: {summary}")
@@ -90,7 +90,7 @@ def upstream_serve(world: Path, port: Annotated[int, typer.Option()] = 8765,
                    host: Annotated[str, typer.Option()] = "127.0.0.1",
                    faults: Annotated[str, typer.Option(help="e.g. '429*2,503=0.1,seed=7'")] = "") -> None:
     """Serve a generated world under the real services' paths."""
-    from .upstream import Replica
+    from patentfactory.sim.upstream import Replica
 
     if not world.is_dir():
         raise PFError(f"world folder {world} does not exist", "run `pf generate --out DIR` first")
@@ -108,8 +108,8 @@ def upstream_serve(world: Path, port: Annotated[int, typer.Option()] = 8765,
 @friendly
 def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET[/VERSION]")]) -> None:
     """Print a published version's manifest summary and re-verify every file hash."""
-    from .inspect import inspect_version, split_target
-    from .storage import Storage
+    from patentfactory.store.inspect import inspect_version, split_target
+    from patentfactory.store.storage import Storage
 
     root, dataset, version = split_target(target)
     rep = inspect_version(Storage(root), dataset, version)
@@ -128,7 +128,7 @@ def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET[/VERSIO
     out.print(f"[green]verified[/] {len(rep.manifest['files'])} files of {rep.dataset} {rep.version}")
 
 
-from . import cli_data, cli_eval, cli_pap2pat, cli_patentcr, cli_pilot, cli_run  # noqa: E402,F401  (registers parse/ingest/run/build/eval commands)
+from patentfactory.cli import data, evaluate, pap2pat, patentcr, pilot, run  # noqa: E402,F401  (registers parse/ingest/run/build/eval commands)
 
 
 def main() -> None:  # pragma: no cover - console entry

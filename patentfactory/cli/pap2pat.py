@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
-from .cli import build_app, friendly, ingest_app, out
-from .errors import PFError
-from .storage import Storage
+from patentfactory.cli.main import build_app, friendly, ingest_app, out
+from patentfactory.errors import PFError
+from patentfactory.store.storage import Storage
 
 
 def _params(app_from: str, app_to: str, seed: int):
-    from .build_pap2pat import Pap2PatParams
+    from patentfactory.stages.build_pap2pat import Pap2PatParams
     from transforms.tasks.pap2pat import SplitParams
 
     try:
@@ -30,8 +30,8 @@ def ingest_semopenalex_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")]
                            app_from: Annotated[str, typer.Option("--from", help="first filing day")] = "2005-01-01",
                            app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30") -> None:
     """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing)."""
-    from .build_pap2pat import ingest_semopenalex
-    from .config import Settings
+    from patentfactory.stages.build_pap2pat import ingest_semopenalex
+    from patentfactory.config import Settings
 
     url = endpoint or Settings.load().upstreams.sparql_endpoint
     out.print(ingest_semopenalex(data_dir, url, _params(app_from, app_to, 1337)))
@@ -47,7 +47,7 @@ def build_pap2pat_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
                       json_out: Annotated[bool, typer.Option("--json", help="also write per-pair JSON folders")] = False,
                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
     """Match patents to papers from the warehouse and publish a verified Pap2Pat version."""
-    from .build_pap2pat import publish_pap2pat
+    from patentfactory.stages.build_pap2pat import publish_pap2pat
 
     Storage(out_root).check_writable()
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 
 from schemas import TableSpec, table_spec, validate
 
-from .errors import PFError
+from patentfactory.errors import PFError
 from .parquet_io import parquet_bytes
 from .storage import Storage
 

@@ -27,11 +27,11 @@ from transforms import opinions, ptab_labels
 from transforms.tasks import pilot
 
 from .ingest import Stores
-from .ledger import Ledger
-from .publish import LeakageCheck, Published, Release, publish
-from .stages import stores_for
-from .storage import Storage
-from .warehouse import Warehouse, part_name
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.stages.ingest_files import stores_for
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import Warehouse, part_name
 
 log = logging.getLogger(__name__)
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
@@ -175,7 +175,7 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
     counts: dict[str, int] = {}
     df = build_cases(wh, seed, counts)
     if df.height == 0:
-        from .errors import PFError
+        from patentfactory.errors import PFError
         raise PFError(f"no PTAB case survived the filters ({counts})", "run `pf ingest ptab ...` first")
     agreement = role_agreement(df, pl.read_parquet(truth)) if truth and Path(truth).exists() else None
     splitter = opinions.RuleSplitter.name

@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 
-from .cli import app, build_app, friendly, out, parse_scale
-from .errors import PFError
-from .storage import Storage
+from patentfactory.cli.main import app, build_app, friendly, out, parse_scale
+from patentfactory.errors import PFError
+from patentfactory.store.storage import Storage
 
 
 
@@ -27,7 +27,7 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     """Generate/serve the world, ingest, build and publish every dataset, then verify (offline)."""
     parse_scale(scale)
     if faults:
-        from .upstream.faults import Faults, FaultSpecError
+        from patentfactory.sim.upstream.faults import Faults, FaultSpecError
 
         try:
             Faults(faults)
@@ -71,7 +71,7 @@ def build_patenteb_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
     if profile not in ("sample", "full"):
         raise PFError(f"unknown profile {profile!r}", "use sample or full")
     Storage(out_root).check_writable()
-    from .build_patenteb import build_and_publish_patenteb
+    from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
     pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile, allow_drop=allow_drop)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

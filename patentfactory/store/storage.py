@@ -17,7 +17,7 @@ from typing import BinaryIO
 
 import fsspec
 
-from .errors import StorageError
+from patentfactory.errors import StorageError
 
 
 def s3_storage_options(env: dict[str, str] | None = None) -> dict:

@@ -48,7 +48,7 @@ def count_entities(world: World) -> dict[str, int]:
 
 def _world_json(world: World, counts: dict[str, int], files: dict[str, list[Path]], out: Path) -> Path:
     lo, hi = world.spec.window
-    doc = {"generator": "patentfactory.generator", "scale": world.spec.scale, "seed": world.spec.seed,
+    doc = {"generator": "patentfactory.sim.generator", "scale": world.spec.scale, "seed": world.spec.seed,
            "date_range": {"from": world.spec.start, "to": world.spec.end,
                           "first_publication": iso(int(world.pubs["date"].min())),
                           "last_publication": iso(int(world.pubs["date"].max()))},

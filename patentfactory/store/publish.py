@@ -23,9 +23,9 @@ import pyarrow as pa
 
 from schemas import schema_fingerprint
 
-from . import __version__
+from patentfactory import __version__
 from .card import PLOT_FILE, render_card, render_plot
-from .errors import PublishError
+from patentfactory.errors import PublishError
 from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
 from .storage import Storage
 

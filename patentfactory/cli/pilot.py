@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from .cli import build_app, friendly, ingest_app, out
-from .storage import Storage
+from patentfactory.cli.main import build_app, friendly, ingest_app, out
+from patentfactory.store.storage import Storage
 
 
 def _day(value: str) -> date:
@@ -22,8 +22,8 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
                     data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
                     base_url: Annotated[str, typer.Option("--base-url")] = "https://api.uspto.gov") -> None:
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
-    from .build_pilot import ingest_ptab
-    from .stages import default_settings
+    from patentfactory.stages.build_pilot import ingest_ptab
+    from patentfactory.stages.ingest_files import default_settings
 
     Storage(data_dir).check_writable()
     stats = ingest_ptab(data_dir, base_url, _day(start), _day(end), default_settings().odp_api_key())
@@ -41,7 +41,7 @@ def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path
                     ) -> None:
     """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
     Storage(out_root).check_writable()
-    from .build_pilot import build_and_publish_pilot
+    from patentfactory.stages.build_pilot import build_and_publish_pilot
 
     pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

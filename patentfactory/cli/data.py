@@ -11,9 +11,9 @@ import typer
 
 from sources.records import ParseResult
 
-from .cli import friendly, ingest_app, out, parse_app
-from .errors import PFError
-from .parquet_io import parquet_bytes
+from patentfactory.cli.main import friendly, ingest_app, out, parse_app
+from patentfactory.errors import PFError
+from patentfactory.store.parquet_io import parquet_bytes
 
 
 def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
@@ -95,7 +95,7 @@ for _source in ("uspto", "lens", "ops", "ptab", "sparql"):
 @friendly
 def ingest_lens_cmd(files: list[Path], data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data")) -> None:
     """Lens CSV/JSONL exports into the warehouse (skips files already ingested)."""
-    from .stages import ingest_lens
+    from patentfactory.stages.ingest_files import ingest_lens
 
     for f in files:
         if not f.is_file():
@@ -111,8 +111,8 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
                      data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
                      base_url: Annotated[str | None, typer.Option(help="ODP base URL (replica or live)")] = None) -> None:
     """Weekly grant/application zips from the ODP bulk API into the warehouse."""
-    from .config import Settings
-    from .stages import ingest_uspto
+    from patentfactory.config import Settings
+    from patentfactory.stages.ingest_files import ingest_uspto
 
     settings = Settings.load()
     try:
@@ -131,7 +131,7 @@ def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", hel
                    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
                    base_url: Annotated[str | None, typer.Option(help="OPS base URL (replica or live)")] = None) -> None:
     """EPO OPS biblio + claims into the warehouse (credentials from EPO_OPS_KEY / EPO_OPS_SECRET)."""
-    from .ingest_ops import OpsIngestStats, ingest_ops, read_numbers, search_numbers
+    from patentfactory.stages.ingest_ops import OpsIngestStats, ingest_ops, read_numbers, search_numbers
     from flows.ingest_ops import _client
 
     if (numbers is None) == (query is None):

@@ -18,11 +18,11 @@ from transforms.tasks.ipbench import (EXPERT_TASKS, ITEM_FIELDS, build_abstract_
                                       build_dependent_claims, build_ipc_classification, build_patent_match,
                                       claims_by_pub, match_pairs, representatives, task_registry)
 
-from .errors import PFError
-from .ledger import Ledger
-from .publish import LeakageCheck, Published, Release, publish
-from .storage import Storage
-from .warehouse import Warehouse
+from patentfactory.errors import PFError
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.storage import Storage
+from patentfactory.store.warehouse import Warehouse
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
-from .config import Settings
+from patentfactory.config import Settings
 from .ingest import IngestStats, Stores, ingest_file, ingest_files
-from .ledger import Ledger
-from .storage import Storage
+from patentfactory.store.ledger import Ledger
+from patentfactory.store.storage import Storage
 
 log = logging.getLogger(__name__)
 USPTO_PARSER_VERSION = "uspto-1"

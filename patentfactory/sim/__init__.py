@@ -1,0 +1,1 @@
+"""The simulated world: the deterministic generator (real wire formats) and the upstream replica that serves it."""
