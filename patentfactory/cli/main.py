@@ -71,6 +71,8 @@ def _hint_for(exc: Exception) -> str:
         return "check the path"
     if isinstance(exc, PermissionError):
         return "choose a readable/writable location"
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return "a file is in the way: give a folder path that is a folder or does not exist yet"
     if isinstance(exc, OSError):
         return "check that the path is a readable file on a working disk; PF_DEBUG=1 shows the traceback"
     return "run with --help for usage; PF_DEBUG=1 shows the traceback"
