@@ -111,7 +111,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         from patentfactory.errors import PFError
         raise PFError(f"the warehouse under {root.uri('warehouse')} has no publications",
                       "run `pf ingest lens|uspto ...` (or `pf run`) first")
-    families = build_families(pubs.lazy()).collect()
+    families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
     wh.write_part("families", "derived", families.to_arrow())
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)
