@@ -61,8 +61,9 @@ def reported_keys(reported: pl.LazyFrame | None, kinds: tuple[str, ...]) -> pl.L
     if reported is None:
         return None
     rows = reported.filter(pl.col("source").is_in(RECONSTRUCTION_SOURCES) & pl.col("family_kind").is_in(kinds))
-    return rows.select("pub_id", (pl.lit(_REPORTED) + pl.col("family_kind") + ":" + pl.col("source") + ":"
-                                  + pl.col("family_id")).alias("prio_key"))
+    edges = rows.select("pub_id", (pl.lit(_REPORTED) + pl.col("family_kind") + ":" + pl.col("source") + ":"
+                                   + pl.col("family_id")).alias("prio_key")).collect()  # small: a side table
+    return edges.lazy() if edges.height else None
 
 
 def _with_reported(keys: pl.LazyFrame, reported: pl.LazyFrame | None) -> pl.LazyFrame:

@@ -162,7 +162,8 @@ def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", hel
                    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
                    base_url: Annotated[str | None, typer.Option(help="OPS base URL (replica or live)")] = None) -> None:
     """EPO OPS biblio + claims into the warehouse (credentials from EPO_OPS_KEY / EPO_OPS_SECRET)."""
-    from patentfactory.stages.ingest_ops import ingest_ops, search_numbers
+    from patentfactory.config import Settings
+    from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
     from flows.ingest_ops import _client
 
     if (numbers is None) == (query is None):
@@ -171,7 +172,7 @@ def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", hel
     client = _client(base_url)
     if query is not None:
         docs = search_numbers(client, query)
-    out.print(ingest_ops(data_dir, client, docs))
+    out.print(ingest_ops(data_dir, client, docs, recheck=Recheck(Settings.load().ops_404_recheck_days)))
 
 
 def read_numbers_file(path: Path) -> list[str]:
