@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from datetime import date
 
 from lxml import etree
@@ -304,13 +305,19 @@ def biblio_documents(root: etree._Element, source_file: str, result: ParseResult
             result.add("citations", cit)
 
 
-def parse_ops_biblio(data: bytes, source_file: str) -> ParseResult:
-    """published-data biblio response -> publications + citations + reported_families (one reject per bad doc)."""
+def parse_with(handle: Callable[[etree._Element, str, ParseResult], None], data: bytes,
+               source_file: str) -> ParseResult:
+    """Parse the XML safely and hand its root to `handle`; malformed XML is the one reject."""
     result = ParseResult()
     root = read_xml(data, source_file, result)
     if root is not None:
-        biblio_documents(root, source_file, result)
+        handle(root, source_file, result)
     return result
+
+
+def parse_ops_biblio(data: bytes, source_file: str) -> ParseResult:
+    """published-data biblio response -> publications + citations + reported_families (one reject per bad doc)."""
+    return parse_with(biblio_documents, data, source_file)
 
 
 def _fulltext_docs(data: bytes, source_file: str, part: str,

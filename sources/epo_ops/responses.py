@@ -1,15 +1,13 @@
 """Every OPS 3.2 response the client asks for, recognised by its structure and turned into records.
 
-| request (client)                               | response body                                   | records                  |
-|------------------------------------------------|-------------------------------------------------|--------------------------|
-| published-data/publication/…/biblio            | exchange-documents                              | publications, citations, reported_families |
-| published-data/publication/…/abstract          | exchange-documents, abstract only               | reported_families        |
-| published-data/publication/…/claims            | ftxt:fulltext-documents with claims             | claims                   |
-| published-data/publication/…/description       | ftxt:fulltext-documents with description        | descriptions             |
-| family/publication/…[/biblio] (legal or not)   | ops:patent-family of ops:family-member          | reported_families (+ publications with /biblio) |
-| published-data/search                          | ops:biblio-search of ops:publication-reference  | reported_families        |
-| published-data/search/biblio                   | ops:biblio-search of exchange-documents         | as biblio                |
-| any, on error                                  | fault (code, message)                           | one reject               |
+- published-data/publication/…/biblio: exchange-documents -> publications, citations, reported_families
+- published-data/publication/…/abstract: exchange-documents with an abstract only -> reported_families
+- published-data/publication/…/claims | description: ftxt:fulltext-documents -> claims | descriptions
+- family/publication/…[/biblio] (legal or not): ops:patent-family of ops:family-member -> reported_families
+  (with /biblio also publications and citations from the embedded exchange-documents)
+- published-data/search: ops:biblio-search of ops:publication-reference -> reported_families
+- published-data/search/biblio: ops:biblio-search of exchange-documents -> as biblio
+- any request, on error: a fault body (code, message) -> one reject naming the OPS code
 
 Family ids: every exchange-document, family member and search hit carries `family-id`, the DOCDB
 (simple) family; it is kept as a `simple` reported family. A family response lists one INPADOC
@@ -24,7 +22,7 @@ from transforms.patent_ids import PatentIdError, app_id
 
 from ..records import ParseResult
 from .parse import (NS, SOURCE, _doc_id, _priority, _ref_pub_id, _t, biblio_documents, family_row, parse_ops_claims,
-                    parse_ops_description, read_xml, yyyymmdd)
+                    parse_ops_description, parse_with, read_xml, yyyymmdd)
 
 
 def _member(member: etree._Element) -> dict:
@@ -77,11 +75,7 @@ def _family(root: etree._Element, source_file: str, result: ParseResult) -> None
 
 def parse_ops_family(data: bytes, source_file: str) -> ParseResult:
     """INPADOC family -> reported_families: each member's DOCDB family (simple) and the INPADOC one (extended)."""
-    result = ParseResult()
-    root = read_xml(data, source_file, result)
-    if root is not None:
-        _family(root, source_file, result)
-    return result
+    return parse_with(_family, data, source_file)
 
 
 def _search(root: etree._Element, source_file: str, result: ParseResult) -> None:

@@ -28,7 +28,8 @@ def test_real_biblio_keeps_its_docdb_family_id(real_samples: Path):
 
 
 def test_real_family_responses_give_docdb_and_inpadoc_families(real_samples: Path):
-    for name, n in (("get_family.response.xml", 5), ("family_input.xml", 6), ("get_legal.response.xml", 1)):  # the legal sample holds 1 member
+    # (the legal sample says 5 members but holds 1)
+    for name, n in (("get_family.response.xml", 5), ("family_input.xml", 6), ("get_legal.response.xml", 1)):
         result = parse_ops((real_samples / OPS / name).read_bytes(), name)
         fams = _families(result)
         assert not result.rejects and len(fams) == 2 * n, name
