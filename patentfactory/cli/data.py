@@ -153,6 +153,10 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
     stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key(),
                          progress=lambda n: out.print(f"uspto: {n}"))
     out.print(stats)
+    if stats["unreadable"]:
+        raise PFError(f"{len(stats['unreadable'])} of {stats['files']} weekly files could not be read, first: "
+                      f"{stats['unreadable'][0]}", "the other files were ingested; an unreadable file is recorded in "
+                      "the warehouse's `rejects` table, left not done in the ledger and tried again on the next run")
 
 
 @ingest_app.command("ops")

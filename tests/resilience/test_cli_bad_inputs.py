@@ -66,3 +66,31 @@ def test_a_good_file_next_to_a_bad_one_is_still_refused_as_a_whole(bad_files: di
     assert ran.returncode == 2 and "truncated.xml" in ran.stderr and not (tmp_path / "o.parquet").exists()
     ran = _run(["parse", "ops", str(good), "--out", str(tmp_path / "o.parquet")], env, tmp_path)
     assert ran.returncode == 0 and "publications: 1" in ran.stdout
+
+
+def test_pf_ingest_uspto_reports_unsafe_and_truncated_weekly_files(tmp_path: Path):
+    """Weekly files from the (replica) ODP API: a zip-slip and a truncated zip are one error line naming a file;
+    the good weeks are ingested, and nothing escapes the data folder."""
+    from datetime import date as _date
+
+    from patentfactory.sim.generator import WorldSpec, generate_world
+    from patentfactory.sim.upstream import Replica
+    from patentfactory.store.storage import Storage
+    from patentfactory.store.warehouse import Warehouse
+
+    world = tmp_path / "world"
+    generate_world(world, 150, 3, WorldSpec(150, 3, renderers=("uspto",)))
+    weeks = sorted((world / "uspto" / "PTGRXML").glob("*.zip"))
+    assert len(weeks) >= 3
+    bad.zip_slip(weeks[0])
+    cut = weeks[1].read_bytes()
+    weeks[1].write_bytes(cut[: len(cut) // 2])
+    env = pf_env(tmp_path, creds=False, log_level="WARNING")
+    with Replica(world) as rep:
+        ran = _run(["ingest", "uspto", "--from", str(_date(1970, 1, 1)), "--to", str(_date(2100, 1, 1)),
+                    "--data-dir", str(tmp_path / "data"), "--base-url", rep.base_url], env, tmp_path)
+    errors = [ln for ln in ran.stderr.splitlines() if ln.startswith("error:")]
+    assert ran.returncode == 2 and "Traceback" not in ran.stdout + ran.stderr, ran.stderr
+    assert len(errors) == 1 and "2 of" in errors[0] and weeks[0].name in errors[0], ran.stderr
+    assert Warehouse(Storage(tmp_path / "data" / "warehouse")).frame("publications").height > 0
+    assert not Path("/tmp/pf-evil.xml").exists()
