@@ -6,7 +6,8 @@ English claims, and the application's claims (A1, else A2). Every response is ke
 cache and recorded in the ledger, so publish re-reads dates/IPC locally. Grants that cannot give
 a pair (no claims, no application, not English, unchanged) are counted per reason and reported
 in the card and manifest; none is dropped silently. A document OPS answers 404 for is recorded in the
-ledger and not asked again until the recheck period (`PF_OPS_404_RECHECK_DAYS`) has passed.
+ledger and not asked again until the recheck period (`PF_OPS_404_RECHECK_DAYS`) has passed. Each grant's
+DOCDB family-id is written to the warehouse's `reported_families` (used by family reconstruction).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from schemas import CLAIM_REVISIONS
+from schemas import CLAIM_REVISIONS, REPORTED_FAMILIES
 from sources.epo_ops.client import LIVE_BASE_URL, OpsClient, OpsStopped
 from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims, parse_search_hits
 from transforms.claim_revision import clean_claims, in_range, pair_claims, pair_reason, split_by_month
@@ -160,16 +161,21 @@ def _claims_en(data: bytes | None, item: str) -> list[str] | None:
     return [r["text"] for r in sorted(parse_ops_claims(data, item, "en").rows["claims"], key=lambda r: r["claim_no"])]
 
 
-def _grant_meta(data: bytes | None, item: str) -> dict | None:
-    rows = parse_ops_biblio(data, item).rows["publications"] if data else []
+def _grant_meta(data: bytes | None, item: str, families: list[dict] | None = None) -> dict | None:
+    """The grant's `publications` row; its DOCDB family-id goes to `families` (kept as reported families)."""
+    result = parse_ops_biblio(data, item) if data else None
+    if result is not None and families is not None:
+        families.extend(result.rows.get("reported_families", []))
+    rows = result.rows.get("publications", []) if result is not None else []
     return rows[0] if rows else None
 
 
 def fetch_revision(client: OpsClient, stores: Stores, grant: str, params: PatentCRParams,
-                   stats: PatentCRStats, recheck: Recheck = Recheck()) -> dict | None:
-    """One grant -> a `claim_revisions` row, or None with the reason counted."""
+                   stats: PatentCRStats, recheck: Recheck = Recheck(),
+                   families: list[dict] | None = None) -> dict | None:
+    """One grant -> a `claim_revisions` row, or None with the reason counted (its family id into `families`)."""
     ep = "EP-" + grant.split(".")[1]
-    meta = _grant_meta(fetch_item(client, stores, grant, "biblio", stats, recheck), f"{grant}/biblio")
+    meta = _grant_meta(fetch_item(client, stores, grant, "biblio", stats, recheck), f"{grant}/biblio", families)
     if meta is None:
         stats.drop("no_grant_biblio", ep)
         return None
@@ -207,11 +213,12 @@ def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: Paten
     stats = PatentCRStats(ops_404_recheck_days=recheck.days)
     grants = list_grants(client, params, stats)
     log.info("patentcr: %d B1 grants listed for %s..%s", len(grants), params.start, params.end)
-    rows = []
+    rows: list[dict] = []
+    families: list[dict] = []
     with stores.ledger.batch():
         for done, grant in enumerate(grants):
             try:
-                row = fetch_revision(client, stores, grant, params, stats, recheck)
+                row = fetch_revision(client, stores, grant, params, stats, recheck, families)
             except OpsStopped as exc:
                 raise SourceStopped(
                     f"patentcr: OPS asked to stop after {done} of {len(grants)} grants ({exc})",
@@ -222,6 +229,8 @@ def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: Paten
     item = f"patentcr_{params.start:%Y%m%d}_{params.end:%Y%m%d}"
     table = pa.Table.from_pylist(rows, schema=CLAIM_REVISIONS.schema)
     stores.warehouse.write_part("claim_revisions", item, table)
+    if families:  # the grants' DOCDB family ids, for family reconstruction (transforms.families)
+        stores.warehouse.write_part("reported_families", item, REPORTED_FAMILIES.from_pylist(families))
     stores.ledger.record_parse(SOURCE, item, PARSER_VERSION, len(rows), sum(stats.dropped.values()))
     log.info("patentcr: %d pairs, dropped %s, %d OPS 404s, %d documents read from the raw cache", stats.pairs,
              stats.dropped, stats.ops_404, stats.cached_items)

@@ -80,8 +80,16 @@ def test_flow_publishes_pairs_matching_truth(world, tmp_path: Path) -> None:
     assert manifest["stats"]["dropped"] == stats["dropped"]
     card = (out / "patentcr" / result["version"] / "README.md").read_text()
     assert "OPS 404" in card and "no_application" in card and "not_english" in card
+    assert "asked again only after 30 days" in card and "PF_OPS_404_RECHECK_DAYS" in card
     fetched = Ledger(Storage(data / "warehouse")).items("epo_ops")
     assert any(r["item"].endswith(".B1/claims") and r["sha256"] for r in fetched)
+    gone_item = next(r for r in fetched if r["item"] == f"EP.{gone.split('-')[1]}.A1/claims")
+    assert gone_item["not_found_at"] and not gone_item["sha256"], "the 404 is in the ledger"
+    from patentfactory.store.warehouse import Warehouse
+
+    reported = Warehouse(Storage(data / "warehouse")).frame("reported_families")
+    grants = reported.filter(pl.col("pub_id").is_in([f"{e}-B1" for e in built["ep_number"]]))
+    assert grants.height == built.height and set(grants["family_kind"]) == {"simple"}, "each grant's DOCDB family-id"
 
 
 def test_month_split_parameter_and_rerun_is_identical(world, tmp_path: Path) -> None:
