@@ -100,6 +100,18 @@ def read_source_file(source: str, fn: Callable[[Path], list[ParseResult]], path:
     return merged
 
 
+def last_per_key(result: ParseResult) -> ParseResult:
+    """One row per table key, the last file's winning (as in the warehouse): several files may report the same
+    record, e.g. an OPS biblio and a family response both give a publication's DOCDB family."""
+    from schemas import table_spec
+
+    out = ParseResult(rejects=list(result.rejects))
+    for table, rows in result.rows.items():
+        key = table_spec(table).key
+        out.rows[table] = list({tuple(r.get(k) for k in key): r for r in rows}.values()) if key else list(rows)
+    return out
+
+
 def _parse_command(source: str) -> None:
     @parse_app.command(source)
     @friendly
@@ -111,8 +123,8 @@ def _parse_command(source: str) -> None:
         merged = ParseResult()
         for f in files:
             merged.extend(read_source_file(source, fn, f))
-        counts = write_tables(merged, out_path, primary)
-        out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}")
+        counts = write_tables(last_per_key(merged), out_path, primary)
+        out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}", soft_wrap=True)
 
 
 for _source in ("uspto", "lens", "ops", "ptab", "sparql"):

@@ -296,7 +296,7 @@ def biblio_documents(root: etree._Element, source_file: str, result: ParseResult
         except (PatentIdError, ValueError) as exc:
             result.reject(SOURCE, source_file, f"exchange-document[{i}]", exc, etree.tostring(doc))
             continue
-        if fam:
+        if fam and fam not in result.rows["reported_families"]:  # OPS may send a document in two languages
             result.add("reported_families", fam)
         if row is None:
             continue
