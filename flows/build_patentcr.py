@@ -29,7 +29,11 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
     from patentfactory.config import Settings
 
-    stats = fetch_claim_revisions(data_dir, ops_client_from_settings(Settings.load(), ops_url), params)
+    from patentfactory.stages.ingest_ops import Recheck
+
+    settings = Settings.load()
+    stats = fetch_claim_revisions(data_dir, ops_client_from_settings(settings, ops_url), params,
+                                  Recheck(settings.ops_404_recheck_days))
     log_counts("fetch-claim-revisions", records_in=stats["grants"], records_out=stats["pairs"],
                rejected=sum(stats["dropped"].values()), unit="grants -> pairs", search_hits=stats["search_hits"],
                not_b1=stats["not_b1"], out_of_range=stats["out_of_range"], ops_404=stats["ops_404"],

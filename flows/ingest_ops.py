@@ -5,7 +5,7 @@ from prefect import flow, task
 
 from patentfactory.stages.build_patentcr import ops_client_from_settings
 from patentfactory.config import Settings
-from patentfactory.stages.ingest_ops import ingest_ops, search_numbers
+from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
 
 from .observe import log_counts
 
@@ -18,7 +18,7 @@ def _client(base_url: str | None):
 def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | None, query: str | None) -> dict:
     client = _client(base_url)
     docs = numbers if numbers else search_numbers(client, query or "")
-    stats = ingest_ops(data_dir, client, docs)
+    stats = ingest_ops(data_dir, client, docs, recheck=Recheck(Settings.load().ops_404_recheck_days))
     done = stats["fetched"] + stats["skipped"]
     log_counts("ingest-ops-documents", records_in=done + stats["not_found"], records_out=done,
                rejected=stats["not_found"], unit="document x endpoint items", documents=stats["documents"],

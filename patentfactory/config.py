@@ -11,6 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+OPS_404_RECHECK_DAYS = 30  # an EPO OPS document that answered 404 is asked again after this many days
+
 
 class Paths(BaseModel):
     data_dir: Path = Path("data")
@@ -49,6 +51,8 @@ class Settings(BaseSettings):
     uspto_odp_api_key: SecretStr | None = None
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None
+    # An OPS 404 is recorded in the ingest ledger; the document is not asked again before this many days.
+    ops_404_recheck_days: int = Field(OPS_404_RECHECK_DAYS, ge=0)
     # Task runner of the fan-out flows (flows/runtime.py), read when a flow run starts:
     # `thread` (one process, PF_TASK_THREADS threads) or `dask` (PF_DASK_ADDRESS = an existing scheduler,
     # else a temporary local cluster of PF_DASK_WORKERS workers). See docs/scale-out.md.

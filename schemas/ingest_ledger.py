@@ -17,5 +17,7 @@ INGEST_LEDGER = TableSpec(
         C("parser_version", pa.string(), "parser version that produced the records"),
         C("n_records", pa.int64(), "records written"),
         C("n_rejects", pa.int64(), "rejects written"),
+        C("not_found_at", pa.string(), "ISO-8601 UTC time the upstream last answered 404 (null = not missing); "
+                                       "not asked again until a recheck period has passed"),
     ),
 )

@@ -11,6 +11,14 @@ priority: its application id stands in (or its pub_id when even that is missing)
 Family ids are natural keys, deterministic and independent of row order or library version:
 `S:` + the sorted priority keys joined by `+` (the set itself) and `E:` + the smallest priority key of
 the component. US continuity (continuations, divisionals) is NOT followed here: only priority claims.
+
+Reported families (`reported`, rows of the `reported_families` table) join what the priorities alone
+would keep apart: publications a source puts in one DOCDB family (EPO OPS `family-id`) are one simple
+family, and any reported family lies inside one extended family. This mends priorities that are missing
+or written differently in one source. Only sources in RECONSTRUCTION_SOURCES are used: EPO OPS ids are
+the EPO's own DOCDB/INPADOC assignment; Lens rows are kept to check our result against (compare_with_reported),
+so using them here would check the result against itself. Ids stay as above: a merged simple family is
+named by its smallest priority set, an extended one by its smallest priority key.
 """
 from __future__ import annotations
 
@@ -18,7 +26,10 @@ import numpy as np
 import polars as pl
 
 SIMPLE, EXTENDED = "simple", "extended"
+RECONSTRUCTION_SOURCES = ("epo_ops",)
+_REPORTED = "~"  # reported keys sort after every priority key, so a component is still named by a priority
 FAMILY_SCHEMA = {"family_id": pl.String, "pub_id": pl.String, "family_kind": pl.String}
+_COMP_SCHEMA = {"pub_id": pl.String, "family_id": pl.String}
 _SEP = r"[\s,./\-_]"
 
 
@@ -45,23 +56,48 @@ def priority_keys(publications: pl.LazyFrame) -> pl.LazyFrame:
     return pl.concat([real, fallback]).unique()
 
 
-def simple_families(publications: pl.LazyFrame) -> pl.LazyFrame:
-    """Same priority set => same family; id `S:` + the sorted set."""
+def reported_keys(reported: pl.LazyFrame | None, kinds: tuple[str, ...]) -> pl.LazyFrame | None:
+    """(pub_id, key) edges from the reported families of `kinds` by RECONSTRUCTION_SOURCES; None without any."""
+    if reported is None:
+        return None
+    rows = reported.filter(pl.col("source").is_in(RECONSTRUCTION_SOURCES) & pl.col("family_kind").is_in(kinds))
+    edges = rows.select("pub_id", (pl.lit(_REPORTED) + pl.col("family_kind") + ":" + pl.col("source") + ":"
+                                   + pl.col("family_id")).alias("prio_key")).collect()  # small: a side table
+    return edges.lazy() if edges.height else None
+
+
+def _with_reported(keys: pl.LazyFrame, reported: pl.LazyFrame | None) -> pl.LazyFrame:
+    """Priority edges plus reported edges of publications we have (a reported member we lack adds nothing)."""
+    if reported is None:
+        return keys
+    known = reported.join(keys.select("pub_id").unique(), on="pub_id", how="semi")
+    return pl.concat([keys, known]).unique()
+
+
+def simple_families(publications: pl.LazyFrame, reported: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Same priority set => same family; id `S:` + the sorted set. Reported DOCDB families merge sets:
+    the merged family is named by its smallest set."""
     keys = priority_keys(publications)
     signature = keys.group_by("pub_id").agg(
         pl.col("prio_key").unique().sort().str.join("+").alias("signature"))
+    extra = reported_keys(reported, (SIMPLE,))
+    if extra is not None:
+        edges = _with_reported(signature.select("pub_id", pl.col("signature").alias("prio_key")), extra)
+        comps = edges.map_batches(lambda df: _components(df, "S:"), schema=_COMP_SCHEMA, streamable=False)
+        return comps.select("family_id", "pub_id", pl.lit(SIMPLE).alias("family_kind"))
     return signature.select((pl.lit("S:") + pl.col("signature")).alias("family_id"), "pub_id",
                             pl.lit(SIMPLE).alias("family_kind"))
 
 
-def _components(edges: pl.DataFrame) -> pl.DataFrame:
+
+def _components(edges: pl.DataFrame, prefix: str = "E:") -> pl.DataFrame:
     """Connected components of the pub–key graph with vectorised hooking + pointer jumping (numpy).
 
     Keys are ranked in string order, so the root of each component is its smallest key; each
     publication links all its keys to its smallest one. Runs in O(E log V) array passes, no per-row
     Python, memory a few integer arrays of the edge count."""
     if edges.height == 0:
-        return pl.DataFrame(schema={"pub_id": pl.String, "family_id": pl.String})
+        return pl.DataFrame(schema=_COMP_SCHEMA)
     ranked = edges.with_columns(pl.col("prio_key").rank("dense").cast(pl.Int64).sub(1).alias("k"))
     ranked = ranked.with_columns(pl.col("k").min().over("pub_id").alias("k0"))
     a, b = ranked["k"].to_numpy(), ranked["k0"].to_numpy()
@@ -75,23 +111,25 @@ def _components(edges: pl.DataFrame) -> pl.DataFrame:
             label = label[label]
     names = ranked.select("k", "prio_key").unique("k").sort("k")["prio_key"]
     root_name = names.gather(pl.Series(label[b]))
-    out = pl.DataFrame({"pub_id": ranked["pub_id"], "family_id": "E:" + root_name})
+    out = pl.DataFrame({"pub_id": ranked["pub_id"], "family_id": prefix + root_name})
     return out.unique("pub_id")
 
 
-def extended_families(publications: pl.LazyFrame) -> pl.LazyFrame:
-    """Publications connected through any chain of shared priorities; id `E:` + smallest key of the component.
+def extended_families(publications: pl.LazyFrame, reported: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Publications connected through any chain of shared priorities (or a reported family of either kind);
+    id `E:` + smallest priority key of the component.
 
     The graph step runs when the caller collects (map_batches), so this function stays lazy."""
-    keys = priority_keys(publications)
-    comps = keys.map_batches(_components, schema={"pub_id": pl.String, "family_id": pl.String},
-                             streamable=False)
+    keys = _with_reported(priority_keys(publications), reported_keys(reported, (SIMPLE, EXTENDED)))
+    comps = keys.map_batches(_components, schema=_COMP_SCHEMA, streamable=False)
     return comps.select("family_id", "pub_id", pl.lit(EXTENDED).alias("family_kind"))
 
 
-def build_families(publications: pl.LazyFrame) -> pl.LazyFrame:
-    """Both kinds as rows of the `families` table, sorted (kind, family, pub) for byte-stable output."""
-    return pl.concat([simple_families(publications), extended_families(publications)]) \
+def build_families(publications: pl.LazyFrame, reported: pl.LazyFrame | None = None) -> pl.LazyFrame:
+    """Both kinds as rows of the `families` table, sorted (kind, family, pub) for byte-stable output.
+
+    `reported`: the `reported_families` table (any sources; only RECONSTRUCTION_SOURCES are used)."""
+    return pl.concat([simple_families(publications, reported), extended_families(publications, reported)]) \
         .cast(FAMILY_SCHEMA).sort("family_kind", "family_id", "pub_id")
 
 

@@ -1,7 +1,11 @@
 """Pap2Pat outlines: per-section bullet lists at four levels of detail, plus the markdown renderings.
 
-SPEC: a section gets n = ceil(num_characters / c) bullets with c = 500 (long), 1000 (medium), 2000
-(short); `empty` keeps the headings only. The paper's bullets were written by an LLM; ours are
+A section with text gets n = max(1, floor(num_characters / c)) bullets with c = 500 (long), 1000
+(medium), 2000 (short), none without text; `empty` keeps the headings only. SPEC writes ceil(num_characters / c),
+but the original's released files follow the floor rule: in its golden example (W2145591944-US20170022510)
+the sections of 83, 417, 1013 and 6772 characters have 1/1/1, 1/1/1, 2/1/1 and 13/6/3 bullets, which floor
+with a minimum of 1 reproduces and neither ceil (3/2/1, 14/7/4) nor round (14/7/3) does. `rounding="ceil"`
+keeps SPEC's literal rule. The paper's bullets were written by an LLM; ours are
 extractive and deterministic: the section's sentences are cut into n chunks of about equal length
 and each chunk contributes its most central sentence. The bullet writer is a plain function
 (paragraphs, n) -> bullets, so a model-based writer can replace it without touching the rest.
@@ -32,16 +36,25 @@ def num_characters(paragraphs: list[str]) -> int:
     return len("\n\n".join(paragraphs))
 
 
-def bullet_count(n_chars: int, chars_per_bullet: int, rounding: str = "ceil") -> int:
+def bullet_count(n_chars: int, chars_per_bullet: int, rounding: str = "floor") -> int:
     """Bullets for a section of `n_chars` own characters: 0 without text, else at least 1.
 
-    `ceil` is SPEC's rule; `floor` reproduces the released Pap2Pat files (max(1, n // c))."""
+    `floor` (default) reproduces the released Pap2Pat files (max(1, n // c)); `ceil` is SPEC's wording."""
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be one of {ROUNDINGS}, not {rounding!r}")
     if n_chars <= 0:
         return 0
     n = math.ceil(n_chars / chars_per_bullet) if rounding == "ceil" else n_chars // chars_per_bullet
     return max(1, n)
+
+
+def bullet_rule(rounding: str = "floor") -> str:
+    """The bullet budget in words, for the dataset card."""
+    if rounding == "floor":
+        return ("n = max(1, floor(chars / c)) per section with text (0 without), the rule that reproduces every "
+                "section of the original's golden example W2145591944-US20170022510 at every level (SPEC's "
+                "ceil(chars / c) would give 3/2/1 and 14/7/4 bullets where the release has 2/1/1 and 13/6/3)")
+    return "n = max(1, ceil(chars / c)) per section with text (0 without), SPEC's wording"
 
 
 def split_sentences(text: str) -> list[str]:
@@ -96,7 +109,7 @@ def _shorten(text: str, max_chars: int) -> str:
 
 
 def add_outlines(sections: list[dict], writer: BulletWriter = extractive_bullets,
-                 levels: Mapping[str, int] = LEVELS, rounding: str = "ceil") -> list[dict]:
+                 levels: Mapping[str, int] = LEVELS, rounding: str = "floor") -> list[dict]:
     """New section dicts with `outline_<level>` lists and `num_characters`, in the golden key order."""
     out = []
     for sec in sections:

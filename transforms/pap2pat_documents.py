@@ -59,7 +59,7 @@ class DocumentParams:
     max_distance: int = 3
     max_depth: int = 3
     group_examples: bool = False
-    rounding: str = "ceil"
+    rounding: str = "floor"  # the original's released outlines (transforms.outlines); "ceil" = SPEC's wording
     levels: tuple[tuple[str, int], ...] = tuple(LEVELS.items())
 
 

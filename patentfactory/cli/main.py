@@ -43,22 +43,38 @@ def friendly(fn):
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         try:
             return fn(*args, **kwargs)
-        except (PFError, SchemaError, ValueError, FileNotFoundError, PermissionError) as exc:
+        except (PFError, SchemaError, ValueError, OSError) as exc:
             if os.environ.get("PF_DEBUG"):
                 raise
             hint = getattr(exc, "hint", "") or _hint_for(exc)
-            console.print(f"[bold red]error:[/] {getattr(exc, 'message', None) or exc}", highlight=False)
-            if hint:
-                console.print(f"[dim]hint: {hint}[/]", highlight=False)
+            say_error(getattr(exc, "message", None) or str(exc), hint)
             raise typer.Exit(2) from None
     return wrapper
+
+
+def say_error(message: str, hint: str = "") -> None:
+    """`error: ...` and `hint: ...`, one line each however long (no wrapping, inner newlines folded)."""
+    console.print(f"[bold red]error:[/] {one_line(message)}", highlight=False, soft_wrap=True)
+    if hint:
+        console.print(f"[dim]hint: {one_line(hint)}[/]", highlight=False, soft_wrap=True)
+
+
+def one_line(text: str) -> str:
+    """Whitespace runs (newlines included) folded to one space; rich markup brackets escaped."""
+    from rich.markup import escape
+
+    return escape(" ".join(str(text).split()))
 
 
 def _hint_for(exc: Exception) -> str:
     if isinstance(exc, FileNotFoundError):
         return "check the path"
     if isinstance(exc, PermissionError):
-        return "choose a writable location"
+        return "choose a readable/writable location"
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return "a file is in the way: give a folder path that is a folder or does not exist yet"
+    if isinstance(exc, OSError):
+        return "check that the path is a readable file on a working disk; PF_DEBUG=1 shows the traceback"
     return "run with --help for usage; PF_DEBUG=1 shows the traceback"
 
 

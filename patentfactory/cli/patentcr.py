@@ -43,8 +43,12 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
     Storage(out_root).check_writable()
     params = PatentCRParams(start=lo, end=hi, test_months=_months(test_months),
                             **({"cql_template": cql} if cql else {}))
-    client = ops_client_from_settings(Settings.load(), ops_url)
-    pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop)
+    from patentfactory.stages.ingest_ops import Recheck
+
+    settings = Settings.load()
+    client = ops_client_from_settings(settings, ops_url)
+    pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop,
+                                     recheck=Recheck(settings.ops_404_recheck_days))
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 
 

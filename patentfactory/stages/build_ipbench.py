@@ -34,7 +34,7 @@ def read_inputs(wh: Warehouse) -> dict[str, pl.DataFrame]:
         raise PFError("the warehouse has no publications", "run `pf ingest lens|uspto ...` (or `pf run`) first")
     families = wh.frame("families")
     if families.filter(pl.col("family_kind") == "simple").height == 0:
-        families = build_families(pubs.lazy()).collect()
+        families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
     return {"publications": pubs, "families": families, "claims": wh.frame("claims"),
             "citations": wh.frame("citations"), "descriptions": wh.frame("descriptions")}
 

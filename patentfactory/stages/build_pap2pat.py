@@ -25,7 +25,7 @@ from schemas import PAPERS, REJECTS
 from sources.records import ParseResult
 from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
 from transforms.matching import MatchParams, inventor_query_names, match_pairs
-from transforms.outlines import render_fulltext, render_outline
+from transforms.outlines import bullet_rule, render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
@@ -203,8 +203,8 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
         "Documents": ("Golden `patent.json`/`paper.json` structure as nested columns `patent` and `paper`; headings "
                       "levelled by rules (ALL-CAPS top, mixed-case below, 'Example N' under EXAMPLES); metadata "
                       f"sections within Levenshtein < {params.docs.max_distance} of the blacklist dropped; outlines are "
-                      f"extractive (one key sentence per chunk), bullets = {params.docs.rounding}(chars / c) with c = "
-                      f"{dict(params.docs.levels)}. Papers without full text carry one 'Abstract' section "
+                      f"extractive (one key sentence per chunk); outline bullets: {bullet_rule(params.docs.rounding)}, "
+                      f"with c = {dict(params.docs.levels)}. Papers without full text carry one 'Abstract' section "
                       f"(`paper_fulltext` = false): {stats.documents.get('papers_without_fulltext', 0)} papers."),
         "Split": (f"nc-test = patents published on or after {s.cutoff}; the rest drawn with random.Random({s.seed}): "
                   f"train first, then test, val = remainder, in the paper's {s.sizes} proportions. "

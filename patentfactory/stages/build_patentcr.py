@@ -5,7 +5,9 @@ because OPS caps a query at 2,000 results. Per grant: its biblio (date, IPC, kin
 English claims, and the application's claims (A1, else A2). Every response is kept in the raw
 cache and recorded in the ledger, so publish re-reads dates/IPC locally. Grants that cannot give
 a pair (no claims, no application, not English, unchanged) are counted per reason and reported
-in the card and manifest; none is dropped silently.
+in the card and manifest; none is dropped silently. A document OPS answers 404 for is recorded in the
+ledger and not asked again until the recheck period (`PF_OPS_404_RECHECK_DAYS`) has passed. Each grant's
+DOCDB family-id is written to the warehouse's `reported_families` (used by family reconstruction).
 """
 from __future__ import annotations
 
@@ -20,14 +22,15 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 
-from schemas import CLAIM_REVISIONS
+from schemas import CLAIM_REVISIONS, REPORTED_FAMILIES
 from sources.epo_ops.client import LIVE_BASE_URL, OpsClient, OpsStopped
 from sources.epo_ops.parse import parse_ops_biblio, parse_ops_claims, parse_search_hits
 from transforms.claim_revision import clean_claims, in_range, pair_claims, pair_reason, split_by_month
 
-from patentfactory.config import Settings
+from patentfactory.config import OPS_404_RECHECK_DAYS, Settings
 from patentfactory.errors import PFError, SourceStopped
 from .ingest import Stores
+from .ingest_ops import Recheck, ask_ops
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
@@ -67,6 +70,8 @@ class PatentCRStats:
     pairs: int = 0
     ops_404: int = 0
     ops_404_items: list[str] = field(default_factory=list)
+    ops_404_known: int = 0  # of ops_404: recorded by an earlier run, not asked again (not published, like cached_items)
+    ops_404_recheck_days: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
     kind_before: dict[str, int] = field(default_factory=dict)
     cached_items: int = 0  # documents read back from the raw cache (not published: a rerun must not change the card)
@@ -127,17 +132,19 @@ def cached_item(stores: Stores, item: str) -> bytes | None:
     return data if hashlib.sha256(data).hexdigest() == row["sha256"] else None
 
 
-def fetch_item(client: OpsClient, stores: Stores, pub: str, endpoint: str, stats: PatentCRStats) -> bytes | None:
+def fetch_item(client: OpsClient, stores: Stores, pub: str, endpoint: str, stats: PatentCRStats,
+               recheck: Recheck = Recheck()) -> bytes | None:
     """One OPS document (None on 404, counted): from the raw cache when fetched before, else from OPS into
-    the raw cache and the ledger."""
+    the raw cache and the ledger; a 404 seen within the recheck period is not asked again."""
     item = f"{pub}/{endpoint}"
     data = cached_item(stores, item)
     if data is not None:
         stats.cached_items += 1
         return data
-    data = client.published(pub, endpoint)
+    data, known = ask_ops(client, stores.ledger, pub, endpoint, recheck)
     if data is None:
         stats.ops_404 += 1
+        stats.ops_404_known += known
         stats.ops_404_items.append(item)
         return None
     raw = stores.cache.put_bytes(SOURCE, data, ".xml")
@@ -154,16 +161,21 @@ def _claims_en(data: bytes | None, item: str) -> list[str] | None:
     return [r["text"] for r in sorted(parse_ops_claims(data, item, "en").rows["claims"], key=lambda r: r["claim_no"])]
 
 
-def _grant_meta(data: bytes | None, item: str) -> dict | None:
-    rows = parse_ops_biblio(data, item).rows["publications"] if data else []
+def _grant_meta(data: bytes | None, item: str, families: list[dict] | None = None) -> dict | None:
+    """The grant's `publications` row; its DOCDB family-id goes to `families` (kept as reported families)."""
+    result = parse_ops_biblio(data, item) if data else None
+    if result is not None and families is not None:
+        families.extend(result.rows.get("reported_families", []))
+    rows = result.rows.get("publications", []) if result is not None else []
     return rows[0] if rows else None
 
 
 def fetch_revision(client: OpsClient, stores: Stores, grant: str, params: PatentCRParams,
-                   stats: PatentCRStats) -> dict | None:
-    """One grant -> a `claim_revisions` row, or None with the reason counted."""
+                   stats: PatentCRStats, recheck: Recheck = Recheck(),
+                   families: list[dict] | None = None) -> dict | None:
+    """One grant -> a `claim_revisions` row, or None with the reason counted (its family id into `families`)."""
     ep = "EP-" + grant.split(".")[1]
-    meta = _grant_meta(fetch_item(client, stores, grant, "biblio", stats), f"{grant}/biblio")
+    meta = _grant_meta(fetch_item(client, stores, grant, "biblio", stats, recheck), f"{grant}/biblio", families)
     if meta is None:
         stats.drop("no_grant_biblio", ep)
         return None
@@ -171,10 +183,11 @@ def fetch_revision(client: OpsClient, stores: Stores, grant: str, params: Patent
         stats.out_of_range += 1
         return None
     stats.grants += 1
-    after = _claims_en(fetch_item(client, stores, grant, "claims", stats), f"{grant}/claims")
+    after = _claims_en(fetch_item(client, stores, grant, "claims", stats, recheck), f"{grant}/claims")
     before, kind_before = None, None
     for kind in ("A1", "A2"):
-        before = _claims_en(fetch_item(client, stores, f"EP.{grant.split('.')[1]}.{kind}", "claims", stats), kind)
+        before = _claims_en(fetch_item(client, stores, f"EP.{grant.split('.')[1]}.{kind}", "claims", stats, recheck),
+                            kind)
         if before is not None:
             kind_before = kind
             break
@@ -193,17 +206,19 @@ def fetch_revision(client: OpsClient, stores: Stores, grant: str, params: Patent
             "claims_after": after_c}
 
 
-def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: PatentCRParams = PatentCRParams()) -> dict:
+def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: PatentCRParams = PatentCRParams(),
+                          recheck: Recheck = Recheck()) -> dict:
     """Search, fetch and pair; write the pairs as one warehouse part per date range. Returns stats."""
     stores = stores_for(data_dir)
-    stats = PatentCRStats()
+    stats = PatentCRStats(ops_404_recheck_days=recheck.days)
     grants = list_grants(client, params, stats)
     log.info("patentcr: %d B1 grants listed for %s..%s", len(grants), params.start, params.end)
-    rows = []
+    rows: list[dict] = []
+    families: list[dict] = []
     with stores.ledger.batch():
         for done, grant in enumerate(grants):
             try:
-                row = fetch_revision(client, stores, grant, params, stats)
+                row = fetch_revision(client, stores, grant, params, stats, recheck, families)
             except OpsStopped as exc:
                 raise SourceStopped(
                     f"patentcr: OPS asked to stop after {done} of {len(grants)} grants ({exc})",
@@ -214,6 +229,8 @@ def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: Paten
     item = f"patentcr_{params.start:%Y%m%d}_{params.end:%Y%m%d}"
     table = pa.Table.from_pylist(rows, schema=CLAIM_REVISIONS.schema)
     stores.warehouse.write_part("claim_revisions", item, table)
+    if families:  # the grants' DOCDB family ids, for family reconstruction (transforms.families)
+        stores.warehouse.write_part("reported_families", item, REPORTED_FAMILIES.from_pylist(families))
     stores.ledger.record_parse(SOURCE, item, PARSER_VERSION, len(rows), sum(stats.dropped.values()))
     log.info("patentcr: %d pairs, dropped %s, %d OPS 404s, %d documents read from the raw cache", stats.pairs,
              stats.dropped, stats.ops_404, stats.cached_items)
@@ -268,7 +285,9 @@ def _card_sections(stats: dict, params: PatentCRParams, tables: dict[str, pl.Dat
                        "leading numbers, reference signs such as '(100)' and whitespace runs removed."),
         "Split": f"test = grants published in months {list(params.test_months)}; train = the other months ({sizes}).",
         "Bad input": (f"{stats.get('grants', 0)} grants in range, {stats.get('pairs', 0)} pairs kept; "
-                      f"{stats.get('ops_404', 0)} OPS 404 responses; {stats.get('not_b1', 0)} search hits not EP B1; "
+                      f"{stats.get('ops_404', 0)} OPS 404 responses (each recorded in the ingest ledger and asked "
+                      f"again only after {stats.get('ops_404_recheck_days') or OPS_404_RECHECK_DAYS} days, setting "
+                      f"`PF_OPS_404_RECHECK_DAYS`); {stats.get('not_b1', 0)} search hits not EP B1; "
                       f"{stats.get('out_of_range', 0)} outside the date range; "
                       f"{stats.get('search_truncated_windows', 0)} search windows over the 2,000-hit cap.\n\n"
                       f"| dropped because | grants |\n|---|---:|\n{lines}"),
@@ -286,7 +305,7 @@ def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: P
                       "run `pf build patentcr` against OPS (or the replica) with a range that has EP B1 grants")
     tables = assemble_pairs(revisions, read_grant_meta(data_dir, revisions["ep_number"].to_list()), params)
     empty = sorted(s for s, df in tables.items() if df.height == 0)
-    stats = {**{k: v for k, v in stats.items() if k != "cached_items"},
+    stats = {**{k: v for k, v in stats.items() if k not in ("cached_items", "ops_404_known")},
              "published_rows": {s: df.height for s, df in tables.items()}, "empty_splits": empty}
     tables = {s: df for s, df in tables.items() if df.height}
     release = Release(
@@ -321,7 +340,8 @@ def ops_client_from_settings(settings: Settings, base_url: str | None = None) ->
 
 
 def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsClient,
-                               params: PatentCRParams = PatentCRParams(), allow_drop: bool = False) -> Published:
+                               params: PatentCRParams = PatentCRParams(), allow_drop: bool = False,
+                               recheck: Recheck = Recheck()) -> Published:
     """Fetch, pair and publish in one call (the CLI and the flow's single-task path)."""
-    stats = fetch_claim_revisions(data_dir, client, params)
+    stats = fetch_claim_revisions(data_dir, client, params, recheck)
     return publish_patentcr(data_dir, out_root, stats, params, allow_drop=allow_drop)

@@ -84,7 +84,8 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
     return {
         "Provenance": (f"Sources: {sources}. Publications dated {dates[0]} to {dates[1]} (`pub_date` = publication "
                        "date; `app_date` = filing date; priorities carry priority dates). Families: `simple` = same "
-                       "priority set (DOCDB-like), derived by `transforms.families`. Text = title + abstract + first "
+                       "priority set (DOCDB-like), derived by `transforms.families`, joined where EPO OPS reports one DOCDB "
+                       "family-id. Text = title + abstract + first "
                        f"claim joined by {params.separator!r}, token counts by all-MiniLM-L6-v2's tokenizer. \"Cited at least "
                        "once\" counts citing families in the warehouse or, when larger, the citing patents a source "
                        "reports (Lens `cited_by`, citers outside the export included; "
@@ -111,7 +112,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         from patentfactory.errors import PFError
         raise PFError(f"the warehouse under {root.uri('warehouse')} has no publications",
                       "run `pf ingest lens|uspto ...` (or `pf run`) first")
-    families = build_families(pubs.lazy()).collect()
+    families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
     wh.write_part("families", "derived", families.to_arrow())
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)

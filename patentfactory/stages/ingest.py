@@ -32,6 +32,7 @@ class IngestStats:
     failed: int = 0
     records: dict[str, int] = field(default_factory=dict)
     rejects: int = 0
+    unreadable: list[str] = field(default_factory=list)  # files that failed or gave rejects only
 
     def add(self, table: str, n: int) -> None:
         self.records[table] = self.records.get(table, 0) + n
@@ -58,15 +59,22 @@ def _drop_item_parts(wh: Warehouse, item: str) -> None:
 def ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser_version: str,
                 stats: IngestStats) -> None:
     item = path.name
-    raw = stores.cache.put_file(source, path)
-    stores.ledger.record_fetch(source, item, raw.sha256, raw.bytes)
     stats.files += 1
+    try:
+        raw = stores.cache.put_file(source, path)
+    except OSError as exc:  # an unreadable file is one failed file, like an unparsable one
+        _record_failure(stores, source, item, OSError(f"cannot read {path}: {exc}"), stats, 0)
+        return
+    stores.ledger.record_fetch(source, item, raw.sha256, raw.bytes)
     if not stores.ledger.needs_parse(source, item, raw.sha256, parser_version):
         stats.skipped += 1
+        done = stores.ledger.get(source, item) or {}
+        if done.get("n_rejects") and not done.get("n_records"):
+            stats.unreadable.append(f"{item}: {done['n_rejects']} reject(s), no record (ingested before)")
         log.info("%s: %s already parsed (sha256 %s…), skipped", source, item, raw.sha256[:12])
         return
     _drop_item_parts(stores.warehouse, item)
-    n_rec = n_rej = 0
+    n_rec = n_rej = n_rows = 0
     try:
         for i, result in enumerate(parse(path)):
             for table, arrow in result.to_arrow().items():
@@ -75,18 +83,27 @@ def ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser_
                     n_rej += arrow.num_rows
                 else:
                     stats.add(table, arrow.num_rows)
+                    n_rows += arrow.num_rows
                     n_rec += arrow.num_rows if table == "publications" else 0
     except Exception as exc:  # noqa: BLE001 - any failure of one file is recorded, the run goes on
-        stats.failed += 1
-        log.error("%s: %s failed: %s", source, item, exc)
-        bad = ParseResult()
-        bad.reject(source, item, "file", exc)
-        stores.warehouse.write_part("rejects", f"{part_name(item)}.failed", REJECTS.from_pylist(bad.rejects))
-        stats.rejects += n_rej + 1
+        _record_failure(stores, source, item, exc, stats, n_rej)
         return
     stats.rejects += n_rej
+    if n_rej and not n_rows:
+        stats.unreadable.append(f"{item}: {n_rej} reject(s), no record")
     stores.ledger.record_parse(source, item, parser_version, n_rec, n_rej)
     log.info("%s: %s -> %d publications, %d rejects", source, item, n_rec, n_rej)
+
+
+def _record_failure(stores: Stores, source: str, item: str, exc: Exception, stats: IngestStats, n_rej: int) -> None:
+    """A file that could not be read or parsed: one `file` reject, counted, left un-parsed in the ledger."""
+    stats.failed += 1
+    stats.unreadable.append(f"{item}: {exc}")
+    log.warning("%s: %s failed: %s", source, item, exc)
+    bad = ParseResult()
+    bad.reject(source, item, "file", exc)
+    stores.warehouse.write_part("rejects", f"{part_name(item)}.failed", REJECTS.from_pylist(bad.rejects))
+    stats.rejects += n_rej + 1
 
 
 def ingest_files(stores: Stores, source: str, paths: Iterable[Path], parse: ParseFn, parser_version: str,

@@ -68,6 +68,7 @@ def merge_stats(source: str, parts: list[dict]) -> dict:
         total.skipped += p["skipped"]
         total.failed += p["failed"]
         total.rejects += p["rejects"]
+        total.unreadable += p.get("unreadable", [])
         for table, n in p["records"].items():
             total.add(table, n)
     return asdict(total)

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pyarrow as pa
 
@@ -24,8 +24,8 @@ from .storage import Storage
 LEDGER_FILE = "ingest_ledger/ledger.parquet"
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+def _now(at: datetime | None = None) -> str:
+    return (at or datetime.now(timezone.utc)).astimezone(timezone.utc).replace(microsecond=0).isoformat()
 
 
 class Ledger:
@@ -65,6 +65,7 @@ class Ledger:
                 "parser_version": None if changed else old.get("parser_version"),
                 "n_records": None if changed else old.get("n_records"),
                 "n_rejects": None if changed else old.get("n_rejects"),
+                "not_found_at": None,
             }
             self._save()
 
@@ -75,10 +76,26 @@ class Ledger:
             row.update(parsed_at=_now(), parser_version=parser_version, n_records=n_records, n_rejects=n_rejects)
             self._save()
 
+    def record_not_found(self, source: str, item: str, at: datetime | None = None) -> None:
+        """The upstream answered 404 for `item` (at `at`, default now); bytes fetched before stay recorded."""
+        with self._lock:
+            row = self._rows.setdefault((source, item), {"source": source, "item": item})
+            row["not_found_at"] = _now(at)
+            self._save()
+
+    def known_missing(self, source: str, item: str, recheck_after: timedelta, now: datetime | None = None) -> bool:
+        """True while a 404 for `item` is younger than `recheck_after`: do not ask the upstream again yet."""
+        row = self._rows.get((source, item))
+        if not row or not row.get("not_found_at") or row.get("sha256"):
+            return False
+        return (now or datetime.now(timezone.utc)) - datetime.fromisoformat(row["not_found_at"]) < recheck_after
+
     def snapshot(self, sources: list[str] | None = None) -> list[dict]:
-        """Input snapshot for a manifest: item + sha256 (+ parser version), timestamps left out."""
+        """Input snapshot for a manifest: item + sha256 (+ parser version), timestamps left out; items only
+        known as 404s were no input and are left out too."""
         return [{"source": r["source"], "item": r["item"], "sha256": r["sha256"], "parser_version": r["parser_version"]}
-                for r in self.items() if sources is None or r["source"] in sources]
+                for r in self.items() if (sources is None or r["source"] in sources)
+                and not (r.get("not_found_at") and not r.get("sha256") and not r.get("parsed_at"))]
 
     @contextmanager
     def batch(self, every: int = 500, seconds: float = 30.0) -> Iterator["Ledger"]:

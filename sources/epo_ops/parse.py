@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from datetime import date
 
 from lxml import etree
@@ -262,66 +263,61 @@ def _biblio_row(doc: etree._Element, source_file: str, index: int) -> dict:
     }
 
 
-def parse_ops_biblio(data: bytes, source_file: str) -> ParseResult:
-    """published-data biblio response -> publications + citations (one reject per unusable document)."""
-    result = ParseResult()
-    root = read_xml(data, source_file, result)
-    if root is None:
-        return result
+def family_row(pid: str, family_id: str | None, kind: str = "simple") -> dict | None:
+    """A `reported_families` row for an OPS family id ('0' or empty: none; OPS search pages may say 0)."""
+    fid = (family_id or "").strip()
+    if not fid or fid == "0":
+        return None
+    return {"source": SOURCE, "family_kind": kind, "family_id": fid, "pub_id": pid}
+
+
+def _doc_pub_id(doc: etree._Element) -> str:
+    """DOCDB id of an exchange-document from its attributes, else its publication-reference."""
+    cc, num, kind = doc.get("country"), doc.get("doc-number"), doc.get("kind")
+    if cc and num:
+        return pub_id(cc, num, kind)
+    return _ref_pub_id(doc.find("ex:bibliographic-data/ex:publication-reference", NS)) or pub_id("", "", None)
+
+
+def biblio_documents(root: etree._Element, source_file: str, result: ParseResult) -> None:
+    """Every exchange-document under `root` -> publications + citations + its DOCDB family id (simple family).
+
+    An abstract-only document (the `abstract` endpoint) gives its family id only: the biblio response
+    carries the same abstract with the rest of the record."""
     for i, doc in enumerate(root.iterfind(".//ex:exchange-document", NS)):
         if doc.get("status"):  # e.g. status="not found"
             result.reject(SOURCE, source_file, f"exchange-document[{i}]", f"status {doc.get('status')}",
                           etree.tostring(doc))
             continue
         try:
-            row = _biblio_row(doc, source_file, i)
+            fam = family_row(_doc_pub_id(doc), doc.get("family-id"))
+            row = _biblio_row(doc, source_file, i) if doc.find("ex:bibliographic-data", NS) is not None \
+                or doc.find("ex:abstract", NS) is None else None
         except (PatentIdError, ValueError) as exc:
             result.reject(SOURCE, source_file, f"exchange-document[{i}]", exc, etree.tostring(doc))
+            continue
+        if fam and fam not in result.rows["reported_families"]:  # OPS may send a document in two languages
+            result.add("reported_families", fam)
+        if row is None:
             continue
         result.add("publications", row)
         for cit in _citations(row["pub_id"], doc.find("ex:bibliographic-data", NS)):
             result.add("citations", cit)
-    return result
 
 
-def _member(member: etree._Element) -> dict:
-    pid = _ref_pub_id(member.find("ex:publication-reference", NS))
-    if not pid:
-        raise ValueError("family member without a publication id")
-    app_docdb = _doc_id(member.find("ex:application-reference", NS))
-    app = (app_id(_t(app_docdb, "ex:country") or "", _t(app_docdb, "ex:doc-number") or "")
-           if _t(app_docdb, "ex:doc-number") else None)
-    prios = [p for p in map(_priority, member.findall("ex:priority-claim", NS)) if p]
-    return {"pub_id": pid, "family_id": member.get("family-id"), "app_id": app, "priorities": prios,
-            "pub_date": yyyymmdd(_t(_doc_id(member.find("ex:publication-reference", NS)), "ex:date"))}
-
-
-def parse_family_members(data: bytes, source_file: str = "") -> tuple[list[dict], ParseResult]:
-    """INPADOC family response -> member dicts (pub_id, family_id, app_id, priorities, pub_date) + rejects."""
+def parse_with(handle: Callable[[etree._Element, str, ParseResult], None], data: bytes,
+               source_file: str) -> ParseResult:
+    """Parse the XML safely and hand its root to `handle`; malformed XML is the one reject."""
     result = ParseResult()
     root = read_xml(data, source_file, result)
-    members: list[dict] = []
-    if root is None:
-        return members, result
-    for i, el in enumerate(root.iterfind(".//ops:family-member", NS)):
-        try:
-            members.append(_member(el))
-        except (PatentIdError, ValueError) as exc:
-            result.reject(SOURCE, source_file, f"family-member[{i}]", exc, etree.tostring(el))
-    return members, result
-
-
-def parse_ops_family(data: bytes, source_file: str) -> ParseResult:
-    """INPADOC family -> reported_families (family_kind='extended', the OPS family-id)."""
-    members, result = parse_family_members(data, source_file)
-    seen: set[tuple[str, str]] = set()
-    for m in members:
-        key = (m["family_id"] or "", m["pub_id"])
-        if key[0] and key not in seen:
-            seen.add(key)
-            result.add("reported_families", {"source": SOURCE, "family_kind": "extended",
-                                             "family_id": key[0], "pub_id": m["pub_id"]})
+    if root is not None:
+        handle(root, source_file, result)
     return result
+
+
+def parse_ops_biblio(data: bytes, source_file: str) -> ParseResult:
+    """published-data biblio response -> publications + citations + reported_families (one reject per bad doc)."""
+    return parse_with(biblio_documents, data, source_file)
 
 
 def _fulltext_docs(data: bytes, source_file: str, part: str,
@@ -377,15 +373,10 @@ def parse_ops_description(data: bytes, source_file: str, lang: str = "en") -> Pa
 
 
 def parse_ops(data: bytes, source_file: str) -> ParseResult:
-    """Any recorded OPS response: dispatch on what the document holds (`pf parse ops FILE`)."""
-    for tag, parse in (("exchange-document", parse_ops_biblio), ("patent-family", parse_ops_family),
-                       ("claims", parse_ops_claims), ("description", parse_ops_description)):
-        if re.search(rb"<(?:\w+:)?" + tag.encode() + rb"[\s>]", data):
-            return parse(data, source_file)
-    result = ParseResult()
-    if read_xml(data, source_file, result) is not None:
-        result.reject(SOURCE, source_file, "document", "unknown OPS response type", data)
-    return result
+    """Any recorded OPS response (`pf parse ops FILE`, the ingest): see `responses.parse_response`."""
+    from .responses import parse_response
+
+    return parse_response(data, source_file)
 
 
 _SEARCH_HIT = re.compile(rb"<country>(\w+)</country>\s*<doc-number>(\w+)</doc-number>\s*<kind>(\w+)</kind>")

@@ -38,3 +38,17 @@ def test_parse_bad_out_suffix_is_a_clear_error(tmp_path: Path, real_samples: Pat
     res = runner.invoke(app, ["parse", "ptab", str(real_samples / "ptab-odp" / "search_appeal_decisions.raw.json"),
                               "--out", str(tmp_path / "x.csv")])
     assert res.exit_code == 2 and "--out must end with .parquet" in res.output
+
+
+def test_parse_ops_over_every_real_response_at_once(tmp_path: Path, real_samples: Path):
+    """Biblio, claims, description, family and legal responses together: the same record reported by two files
+    (EP2400812A1's DOCDB family in the biblio and in two family responses) is written once."""
+    out = tmp_path / "ops.parquet"
+    res = runner.invoke(app, ["parse", "ops", *map(str, sorted((real_samples / "epo-ops").glob("*.xml"))),
+                              "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    fams = pl.read_parquet(tmp_path / "ops.reported_families.parquet")
+    assert fams.height == 22 and fams.select("family_kind", "family_id", "pub_id").is_unique().all()
+    assert fams.filter(pl.col("pub_id") == "EP-2400812-A1")["family_id"].to_list() == ["43088294", "43088294"]
+    assert {t: pl.read_parquet(tmp_path / f"ops.{t}.parquet").height for t in ("claims", "descriptions")} == {
+        "claims": 15, "descriptions": 33}

@@ -80,8 +80,16 @@ def test_flow_publishes_pairs_matching_truth(world, tmp_path: Path) -> None:
     assert manifest["stats"]["dropped"] == stats["dropped"]
     card = (out / "patentcr" / result["version"] / "README.md").read_text()
     assert "OPS 404" in card and "no_application" in card and "not_english" in card
+    assert "asked again only after 30 days" in card and "PF_OPS_404_RECHECK_DAYS" in card
     fetched = Ledger(Storage(data / "warehouse")).items("epo_ops")
     assert any(r["item"].endswith(".B1/claims") and r["sha256"] for r in fetched)
+    gone_item = next(r for r in fetched if r["item"] == f"EP.{gone.split('-')[1]}.A1/claims")
+    assert gone_item["not_found_at"] and not gone_item["sha256"], "the 404 is in the ledger"
+    from patentfactory.store.warehouse import Warehouse
+
+    reported = Warehouse(Storage(data / "warehouse")).frame("reported_families")
+    grants = reported.filter(pl.col("pub_id").is_in([f"{e}-B1" for e in built["ep_number"]]))
+    assert grants.height == built.height and set(grants["family_kind"]) == {"simple"}, "each grant's DOCDB family-id"
 
 
 def test_month_split_parameter_and_rerun_is_identical(world, tmp_path: Path) -> None:
@@ -122,8 +130,10 @@ def test_ops_stop_is_not_retried_and_the_rerun_resumes_from_the_cache(world, tmp
         resumed = fetch_claim_revisions(data, ops_client_for(rep.base_url + "/3.2"), params)
         fresh = fetch_claim_revisions(tmp_path / "fresh", ops_client_for(rep.base_url + "/3.2"), params)
     assert resumed["cached_items"] == len(fetched) and fresh["cached_items"] == 0
-    assert {k: v for k, v in resumed.items() if k != "cached_items"} == \
-        {k: v for k, v in fresh.items() if k != "cached_items"}
+    assert resumed["ops_404_known"] > 0 == fresh["ops_404_known"], "the 404s of the stopped run were not asked again"
+    per_run = ("cached_items", "ops_404_known")
+    assert {k: v for k, v in resumed.items() if k not in per_run} == \
+        {k: v for k, v in fresh.items() if k not in per_run}
     from patentfactory.store.warehouse import Warehouse
 
     def pairs(root: Path) -> pl.DataFrame:

@@ -300,6 +300,30 @@ def pdf_cases() -> dict[str, bytes]:
     }
 
 
+def cli_bad_files(folder: Path) -> dict[str, Path]:
+    """Case -> a path no `pf` file command can use: missing, a folder, empty, unsafe/truncated/bomb archives,
+    garbage bytes, the wrong format, cut or error-page XML, and unreadable files (I/O error; mode 000 unless root)."""
+    import os
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cases = {"missing": folder / "no-such-file.xml", "directory": folder,
+             "truncated_zip": zip_truncated(folder / "ipg240116.zip"), "zip_slip": zip_slip(folder / "ipg240102.zip"),
+             "zip_bomb": zip_bomb(folder / "ipg240109.zip", inflated=16 << 20)}
+    for name, data in {"empty.xml": b"", "garbage.bin": bytes(range(256)) * 40, "decision.pdf": pdf_good(),
+                       "truncated.xml": ops_responses()["truncated"],
+                       "error_page.xml": ops_responses()["html_error_page"]}.items():
+        (folder / name).write_bytes(data)
+        cases[name.split(".")[0] if name != "decision.pdf" else "wrong_type_pdf"] = folder / name
+    if Path("/proc/self/mem").exists():  # a file that exists but every read fails with EIO (also for root)
+        cases["io_error"] = Path("/proc/self/mem")
+    if os.geteuid() != 0:
+        locked = folder / "locked.xml"
+        locked.write_bytes(ops_biblio(4000001))
+        locked.chmod(0)
+        cases["permission_denied"] = locked
+    return cases
+
+
 def main() -> None:
     CORPUS.mkdir(exist_ok=True)
     for name, build in TEXT_CASES.items():

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from sources.epo_ops.parse import (claim_dependencies, claim_rows, epodoc_app_to_docdb, normalise_ipc,
-                                   parse_family_members, parse_ops, parse_ops_biblio, parse_ops_claims,
-                                   parse_ops_description, parse_ops_family, split_name)
+from sources.epo_ops.parse import (claim_dependencies, claim_rows, epodoc_app_to_docdb, normalise_ipc, parse_ops,
+                                   parse_ops_biblio, parse_ops_claims, parse_ops_description, split_name)
+from sources.epo_ops.responses import inpadoc_id, parse_family_members, parse_ops_family
 
 OPS = "epo-ops"
 
@@ -57,9 +57,10 @@ def test_biblio_citations(biblio):
 def test_family_sample(real_samples: Path):
     result = parse_ops_family(_read(real_samples, "get_family.response.xml"), "get_family.response.xml")
     rows = result.rows["reported_families"]
-    assert {r["family_id"] for r in rows} == {"43088294"} and {r["family_kind"] for r in rows} == {"extended"}
-    assert [r["pub_id"] for r in rows] == ["EP-2400812-A1", "EP-2400812-B1", "CA-2744162-A1",
-                                           "US-20120057518-A1", "US-9648662-B2"]
+    members = ["EP-2400812-A1", "EP-2400812-B1", "CA-2744162-A1", "US-20120057518-A1", "US-9648662-B2"]
+    for kind in ("simple", "extended"):  # DOCDB family of each member; the INPADOC family named by its smallest
+        assert [r["pub_id"] for r in rows if r["family_kind"] == kind] == members, kind
+    assert {r["family_id"] for r in rows} == {"43088294"} and {r["source"] for r in rows} == {"epo_ops"}
     result.to_arrow()
 
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schemas import FAMILIES, validate
-from sources.epo_ops.parse import parse_family_members, parse_ops_biblio, parse_ops_family
+from sources.epo_ops.parse import parse_ops_biblio
+from sources.epo_ops.responses import parse_family_members, parse_ops_family
 from sources.lens import parse_lens_jsonl
 from transforms.families import (build_families, compare_with_reported, extended_families, priority_keys,
                                  simple_families)
@@ -77,11 +78,45 @@ def test_agrees_with_ops_inpadoc_families(real_samples: Path):
         reported = pl.LazyFrame(parse_ops_family((real_samples / "epo-ops" / name).read_bytes(), name)
                                 .rows["reported_families"])
         ours = build_families(_ops_members(real_samples, name))
-        check = compare_with_reported(ours, reported, "extended").collect()
-        assert check["n_ours"].to_list() == [1], name
-        assert check["n_members"].to_list() == [reported.collect().height], name
+        n_members = reported.filter(pl.col("family_kind") == "extended").collect().height
+        for kind in ("simple", "extended"):  # the DOCDB family-id and the INPADOC family agree with ours
+            check = compare_with_reported(ours, reported, kind).collect()
+            assert check["n_ours"].to_list() == [1] and check["n_members"].to_list() == [n_members], (name, kind)
         # every member claims the same single priority: simple == extended here
         assert _groups(ours, "simple") == _groups(ours, "extended")
+        assert build_families(_ops_members(real_samples, name), reported).collect().equals(ours.collect())
+
+
+def _reported(rows: list[tuple[str, str, str, str]]) -> pl.LazyFrame:
+    return pl.LazyFrame([{"source": s, "family_kind": k, "family_id": f, "pub_id": p} for s, k, f, p in rows])
+
+
+def test_ops_docdb_family_ids_join_what_priorities_keep_apart():
+    """A member whose priority is missing (or written differently) in our data rejoins its DOCDB family through
+    the OPS family-id; a Lens-reported family is not used (kept for checking); ids stay priority-named."""
+    pubs = _pubs([("EP-1-A1", "EP-01000001", [("EP", "01000001")]), ("EP-1-B1", "EP-01000001", [("EP", "01000001")]),
+                  ("US-2-A1", "US-15000002", []),  # the office record lacks the priority claim
+                  ("US-3-B2", "US-15000003", []), ("CN-4-A", "CN-4", [])])
+    reported = _reported([("epo_ops", "simple", "43088294", "EP-1-A1"), ("epo_ops", "simple", "43088294", "US-2-A1"),
+                          ("epo_ops", "simple", "43088294", "XX-9-A"),  # a member we do not have adds nothing
+                          ("lens", "simple", "L1", "US-3-B2"), ("lens", "simple", "L1", "CN-4-A")])
+    plain, joined = build_families(pubs).collect(), build_families(pubs, reported).collect()
+    assert frozenset({"EP-1-A1", "EP-1-B1", "US-2-A1"}) not in _groups(plain.lazy(), "simple")
+    for kind in ("simple", "extended"):
+        assert frozenset({"EP-1-A1", "EP-1-B1", "US-2-A1"}) in _groups(joined.lazy(), kind)
+        assert frozenset({"US-3-B2"}) in _groups(joined.lazy(), kind)  # lens rows are not used
+    ids = dict(zip(joined["pub_id"], joined["family_id"]))
+    assert set(joined["pub_id"]) == set(plain["pub_id"]) and "XX-9-A" not in ids
+    fam = joined.filter(pl.col("pub_id") == "US-2-A1")
+    assert set(fam["family_id"]) == {"S:EP-01000001", "E:EP-01000001"}  # named by the smallest priority key
+
+
+def test_ops_inpadoc_family_joins_extended_only():
+    pubs = _pubs([("EP-1-A1", "EP-1", [("EP", "1")]), ("US-2-A1", "US-2", [("US", "2")])])
+    reported = _reported([("epo_ops", "extended", "7", "EP-1-A1"), ("epo_ops", "extended", "7", "US-2-A1")])
+    fams = build_families(pubs, reported)
+    assert frozenset({"EP-1-A1", "US-2-A1"}) in _groups(fams, "extended")
+    assert len(_groups(fams, "simple")) == 2
 
 
 def test_biblio_and_family_responses_key_priorities_alike(real_samples: Path):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from transforms.outlines import (LEVELS, add_outlines, bullet_count, extractive_bullets, iter_sections,
+from transforms.outlines import (LEVELS, add_outlines, bullet_count, bullet_rule, extractive_bullets, iter_sections,
                                  num_characters, render_fulltext, render_outline, split_sentences)
 
 
@@ -39,15 +39,28 @@ def test_num_characters_matches_every_golden_section(golden):
         assert num_characters(sec["paragraphs"]) == sec["num_characters"]
 
 
-def test_bullet_budget_spec_ceil_and_released_floor(golden):
-    sections = list(iter_sections(golden["patent"]["sections"]))
-    floor = [[bullet_count(s["num_characters"], c, "floor") for c in LEVELS.values()] for _, s in sections]
-    assert floor == [[len(s[f"outline_{k}"]) for k in LEVELS] for _, s in sections]  # released files: max(1, n // c)
-    ceil = [[bullet_count(s["num_characters"], c) for c in LEVELS.values()] for _, s in sections]
-    assert ceil == [[1, 1, 1], [1, 1, 1], [3, 2, 1], [14, 7, 4]]  # SPEC: ceil(n / c)
-    assert bullet_count(0, 500) == 0
+def test_default_bullet_rule_reproduces_every_golden_section_and_level(golden):
+    """The default budget is max(1, floor(chars / c)): it gives the released bullet counts for every section of the
+    original's golden example at long, medium and short; ceil (SPEC's wording) and round do not."""
+    sections = [s for _, s in iter_sections(golden["patent"]["sections"])]
+    released = [[len(s[f"outline_{k}"]) for k in LEVELS] for s in sections]
+    assert released == [[1, 1, 1], [1, 1, 1], [2, 1, 1], [13, 6, 3]]  # the golden file itself
+    default = [[bullet_count(s["num_characters"], c) for c in LEVELS.values()] for s in sections]
+    assert default == released
+    ceil = [[bullet_count(s["num_characters"], c, "ceil") for c in LEVELS.values()] for s in sections]
+    assert ceil == [[1, 1, 1], [1, 1, 1], [3, 2, 1], [14, 7, 4]] != released
+    rounded = [[max(1, round(s["num_characters"] / c)) for c in LEVELS.values()] for s in sections]
+    assert rounded != released
+    assert bullet_count(0, 500) == 0 and bullet_count(1, 2000) == 1
     with pytest.raises(ValueError):
         bullet_count(10, 500, "round")
+
+
+def test_default_outlines_have_the_golden_bullet_counts(golden):
+    ours = add_outlines(_bare(golden["patent"]["sections"]))
+    for (_, got), (_, want) in zip(iter_sections(ours), iter_sections(golden["patent"]["sections"])):
+        assert [len(got[f"outline_{k}"]) for k in LEVELS] == [len(want[f"outline_{k}"]) for k in LEVELS]
+    assert "floor" in bullet_rule() and "W2145591944" in bullet_rule()
 
 
 def test_add_outlines_has_the_golden_shape_and_is_deterministic(golden):
@@ -63,7 +76,7 @@ def test_add_outlines_has_the_golden_shape_and_is_deterministic(golden):
             assert len(bullets) == bullet_count(got["num_characters"], LEVELS[level])
             assert all(b.removesuffix(" …")[:40] in text for b in bullets), "extractive: bullets come from the text"
     construction = pairs[-1][0][1]
-    assert len(set(construction["outline_long"])) == len(construction["outline_long"]) == 14
+    assert len(set(construction["outline_long"])) == len(construction["outline_long"]) == 13
     assert render_outline(ours, "medium").startswith("# DESCRIPTION\n\n- This application is a continuation-in-part")
 
 
@@ -74,7 +87,7 @@ def test_bullet_writer_is_pluggable(golden):
         calls.append(n)
         return [f"bullet {k}" for k in range(n)]
 
-    ours = add_outlines(_bare(golden["patent"]["sections"]), writer=writer, rounding="floor")
+    ours = add_outlines(_bare(golden["patent"]["sections"]), writer=writer)
     assert ours[0]["subsections"][1]["subsections"][0]["outline_long"] == [f"bullet {k}" for k in range(13)]
     assert len(calls) == 4 * len(LEVELS)
 

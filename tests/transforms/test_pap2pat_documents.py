@@ -43,7 +43,7 @@ def _structure(sections: list[dict]) -> list:
 def test_patent_document_matches_golden_field_by_field(golden):
     want = golden["patent"]
     stats = DocumentStats()
-    got = patent_document(*_warehouse_rows(want), params=DocumentParams(rounding="floor"), stats=stats)
+    got = patent_document(*_warehouse_rows(want), stats=stats)
     assert list(got) == list(want)
     for key in ("id", "authors", "title", "date", "abstract", "claims"):
         assert got[key] == want[key], key

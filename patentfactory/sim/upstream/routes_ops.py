@@ -11,6 +11,7 @@ import hashlib
 import itertools
 import re
 import threading
+from xml.sax.saxutils import escape
 
 from .server import Request, Response, route
 
@@ -57,27 +58,43 @@ def _authorised(req: Request) -> bool:
     return auth.startswith("Bearer ") and auth[7:] in _tokens
 
 
-@route("GET", r"/3\.2/rest-services/published-data/search")
+_FAMILY_ID = re.compile(rb'<exchange-document [^>]*family-id="(\d+)"')
+_EXCHANGE_DOC = re.compile(rb"<exchange-document[\s>].*?</exchange-document>", re.S)
+
+
+def _hit(biblio: bytes, name: str, with_biblio: bool) -> str:
+    """One search-result entry: a publication-reference (with the document's DOCDB family-id), or with
+    `/biblio` the document's exchange-document, as OPS sends them."""
+    if with_biblio:
+        doc = _EXCHANGE_DOC.search(biblio)
+        return f"<exchange-documents>{doc.group(0).decode() if doc else ''}</exchange-documents>"
+    fam = _FAMILY_ID.search(biblio)
+    cc, num, kind = name.split(".")
+    return (f'<ops:publication-reference system="ops.epo.org" family-id="{fam.group(1).decode() if fam else 0}">'
+            f'<document-id document-id-type="docdb"><country>{cc}</country><doc-number>{num}</doc-number>'
+            f"<kind>{kind}</kind></document-id></ops:publication-reference>")
+
+
+@route("GET", r"/3\.2/rest-services/published-data/search(?P<biblio>/biblio)?")
 def search(req: Request) -> Response:
+    """published-data/search (publication references) and search/biblio (exchange-documents), Range-paged."""
     if not _authorised(req):
         return _fault(401, "CLIENT.InvalidAccessToken", "invalid or expired access token")
     folder = req.world / "ops" / "published-data" / "publication" / "docdb"
     m = _PD.search(req.arg("q", "") or "")
     hits = []
     for biblio in sorted(folder.glob("*/biblio.xml")) if folder.is_dir() else []:
-        day = _PUB_DATE.search(biblio.read_bytes())
+        data = biblio.read_bytes()
+        day = _PUB_DATE.search(data)
         if m and (not day or not (m.group(1) <= day.group(1).decode() <= m.group(2))):
             continue
-        hits.append(biblio.parent.name)
+        hits.append((biblio.parent.name, data))
     lo, hi = (int(x) for x in (req.arg("Range", "1-25") or "1-25").split("-"))
-    refs = "".join(
-        f'<ops:publication-reference system="ops.epo.org" family-id="0"><document-id document-id-type="docdb">'
-        f"<country>{p.split('.')[0]}</country><doc-number>{p.split('.')[1]}</doc-number><kind>{p.split('.')[2]}"
-        f"</kind></document-id></ops:publication-reference>" for p in hits[lo - 1:hi])
+    refs = "".join(_hit(data, name, bool(req.params.get("biblio"))) for name, data in hits[lo - 1:hi])
     body = ('<?xml version="1.0" encoding="UTF-8"?><ops:world-patent-data xmlns="http://www.epo.org/exchange" '
             'xmlns:ops="http://ops.epo.org"><ops:biblio-search total-result-count="%d"><ops:query>%s</ops:query>'
             '<ops:range begin="%d" end="%d"/><ops:search-result>%s</ops:search-result></ops:biblio-search>'
-            "</ops:world-patent-data>") % (len(hits), req.arg("q", ""), lo, min(hi, len(hits)), refs)
+            "</ops:world-patent-data>") % (len(hits), escape(req.arg("q", "") or ""), lo, min(hi, len(hits)), refs)
     return _xml(body.encode())
 
 

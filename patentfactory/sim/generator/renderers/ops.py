@@ -92,6 +92,11 @@ def _references(world: World, p: int) -> str:
     return f"<references-cited>\n{''.join(out)}</references-cited>\n" if out else ""
 
 
+def docdb_family_id(world: World, i: int) -> int:
+    """OPS `family-id` of invention i: the DOCDB (simple) family, so inventions with one priority set share it."""
+    return int(world.inv["simple_id"][i][3:10], 16)
+
+
 def biblio_xml(world: World, p: int) -> str:
     """published-data/publication/docdb/EP.N.K/biblio response."""
     pubs, i = world.pubs, int(world.pubs["inv"][p])
@@ -102,7 +107,7 @@ def biblio_xml(world: World, p: int) -> str:
                    f"<doc-number>{cc}{iso(pd)[:4]}{pn[-6:]}</doc-number><date>{compact(pd)}</date></document-id>"
                    f"</priority-claim>\n" for k, (cc, pn, pd) in enumerate(world.priorities(i), 1))
     return (ROOT.format(xsl="exchange") + "<exchange-documents>\n"
-            f'<exchange-document system="ops.epo.org" family-id="{20000000 + i}" country="EP" doc-number="{num}" kind="{kind}">\n'
+            f'<exchange-document system="ops.epo.org" family-id="{docdb_family_id(world, i)}" country="EP" doc-number="{num}" kind="{kind}">\n'
             "<bibliographic-data>\n<publication-reference>\n" + _docdb("EP", num, kind, d)
             + f'<document-id document-id-type="epodoc"><doc-number>EP{num}</doc-number><date>{compact(d)}</date>'
               "</document-id>\n</publication-reference>\n" + _classes(world, i)
@@ -148,7 +153,7 @@ def family_xml(world: World, p: int, members: list[int]) -> str:
         prio = "".join(f'<priority-claim sequence="{k}" kind="national">\n' + _docdb(pc, pn, "A", pd)
                        + "<priority-active-indicator>YES</priority-active-indicator>\n</priority-claim>\n"
                        for k, (pc, pn, pd) in enumerate(world.priorities(i), 1))
-        out.append(f'<ops:family-member family-id="{20000000 + i}">\n<publication-reference>\n'
+        out.append(f'<ops:family-member family-id="{docdb_family_id(world, i)}">\n<publication-reference>\n'
                    + _docdb(cc, num, kind, d) + f'<document-id document-id-type="epodoc"><doc-number>{cc}{num}'
                    f"</doc-number><date>{compact(d)}</date></document-id>\n</publication-reference>\n"
                    f'<application-reference doc-id="{300000000 + a}">\n'
