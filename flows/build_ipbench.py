@@ -9,8 +9,9 @@ from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 
 
 @task(name="build-and-publish-ipbench")
-def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: bool) -> dict:
-    pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items, allow_drop=allow_drop)
+def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: bool,
+               allow_drift: bool = False) -> dict:
+    pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
     published_counts("build-ipbench", manifest, records_in=stats["english_publications"],
@@ -21,6 +22,6 @@ def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: b
 
 @flow(name="build-ipbench")
 def build_ipbench(data_dir: str = "data", out: str = "data/published", seed: int = 1337, max_items: int = 1000,
-                  allow_drop: bool = False) -> dict:
-    pub = build_task(data_dir, out, seed, max_items, allow_drop)
+                  allow_drop: bool = False, allow_drift: bool = False) -> dict:
+    pub = build_task(data_dir, out, seed, max_items, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -24,8 +24,8 @@ def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams) -> d
 
 @task(name="publish-pap2pat")
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
-                 allow_drop: bool) -> dict:
-    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop)
+                 allow_drop: bool, allow_drift: bool = False) -> dict:
+    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop, allow_drift=allow_drift)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest.get("stats", {}).get("build", {})
     published_counts("build-pap2pat", manifest, records_in=stats.get("applications"), records_out=stats.get("pairs"),
@@ -36,9 +36,9 @@ def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, j
 @flow(name="build-pap2pat")
 def build_pap2pat(data_dir: str = "data", out: str = "data/published", endpoint: str | None = None,
                   seed: int = 1337, app_from: str = "2005-01-01", app_to: str = "2024-04-30", json_out: bool = False,
-                  allow_drop: bool = False) -> dict:
+                  allow_drop: bool = False, allow_drift: bool = False) -> dict:
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
                            split=SplitParams(seed=seed))
     ingest = ingest_task(data_dir, endpoint, params)
-    pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop)
+    pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

@@ -42,8 +42,9 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
 
 
 @task(name="publish-patentcr")
-def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, allow_drop: bool) -> dict:
-    pub = publish_patentcr(data_dir, out, stats, params, allow_drop=allow_drop)
+def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, allow_drop: bool,
+                 allow_drift: bool = False) -> dict:
+    pub = publish_patentcr(data_dir, out, stats, params, allow_drop=allow_drop, allow_drift=allow_drift)
     published_counts("publish-patentcr", read_manifest(out, pub.dataset, pub.version), records_in=stats["pairs"],
                      records_out=stats["pairs"], rejected=0, unit="pairs")
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
@@ -52,8 +53,8 @@ def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, a
 @flow(name="build-patentcr")
 def build_patentcr(data_dir: str = "data", out: str = "data/published", ops_url: str | None = None,
                    start: str = "2024-01-01", end: str = "2024-06-30", test_months: list[int] | None = None,
-                   cql_template: str | None = None, window_days: int = 7, allow_drop: bool = False) -> dict:
+                   cql_template: str | None = None, window_days: int = 7, allow_drop: bool = False, allow_drift: bool = False) -> dict:
     params = _params(start, end, test_months or [6], cql_template, window_days)
     stats = fetch_task(data_dir, ops_url, params)
-    pub = publish_task(data_dir, out, stats, params, allow_drop)
+    pub = publish_task(data_dir, out, stats, params, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "stats": stats}

@@ -11,8 +11,9 @@ from patentfactory.store.storage import Storage
 
 
 @task(name="build-and-publish-patenteb")
-def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True) -> dict:
-    pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop,
+def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True,
+               allow_drift: bool = False) -> dict:
+    pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop, allow_drift=allow_drift,
                                      use_model=use_model)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
@@ -38,8 +39,8 @@ def verify_task(out: str, dataset: str, version: str) -> dict:
 
 @flow(name="build-patenteb")
 def build_patenteb(data_dir: str = "data", out: str = "data/published", seed: int = 1337, profile: str = "sample",
-                   allow_drop: bool = False, use_model: bool = True) -> dict:
+                   allow_drop: bool = False, allow_drift: bool = False, use_model: bool = True) -> dict:
     """`use_model=False` skips the sentence-transformers model: BM25 negatives only, no token counts
     (a quick build; the card and manifest say `model: null`)."""
-    pub = build_task(data_dir, out, seed, profile, allow_drop, use_model)
+    pub = build_task(data_dir, out, seed, profile, allow_drop, use_model, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -10,8 +10,9 @@ from .observe import published_counts, read_manifest
 
 
 @task(name="build-and-publish-pilot")
-def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allow_drop: bool) -> dict:
-    pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, allow_drop=allow_drop)
+def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allow_drop: bool,
+                     allow_drift: bool = False) -> dict:
+    pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
     published_counts("build-pilot", manifest, records_in=stats["filters"]["input"],
@@ -22,7 +23,7 @@ def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allo
 
 @flow(name="build-pilot")
 def build_pilot(data_dir: str = "data", out: str = "data/published", seed: int = 1337, truth: str | None = None,
-                allow_drop: bool = False) -> dict:
+                allow_drop: bool = False, allow_drift: bool = False) -> dict:
     """`truth`: the generator's `truth/ptab_opinions.parquet` (offline worlds) for the splitter's agreement."""
-    pub = build_pilot_task(data_dir, out, seed, truth, allow_drop)
+    pub = build_pilot_task(data_dir, out, seed, truth, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

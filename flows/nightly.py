@@ -14,7 +14,7 @@ from pathlib import Path
 from prefect import flow, get_run_logger, task
 from prefect.states import State
 
-from patentfactory.errors import NothingToPublish, SourceStopped
+from patentfactory.errors import NothingToPublish, QualityGateBlocked, SourceStopped
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
 
@@ -47,17 +47,23 @@ def lens_files(world: str) -> list[str]:
     return [str(p) for p in sorted((Path(world) / "lens").glob("*.jsonl"))]
 
 
-def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str, str]) -> dict | None:
+def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str, str],
+             blocked: dict[str, str]) -> dict | None:
     """A dataset that cannot be built must not stop the others: its result, or None with the reason kept.
 
     NothingToPublish (e.g. no pairs matched in a small world) is a skip; SourceStopped (OPS said stop) a
-    deferral the next run resumes; anything else is a failure, raised after every other dataset published.
+    deferral the next run resumes; QualityGateBlocked (rows lost or a column degraded) a block: the previous
+    version stays LATEST until someone looks (or passes allow_drift / allow_drop); anything else is a failure,
+    raised after every other dataset published.
     """
     if state.is_completed():
         return state.result()
     exc = state.result(raise_on_failure=False)
     if isinstance(exc, NothingToPublish):
         get_run_logger().warning("%s skipped: %s", name, exc)
+    elif isinstance(exc, QualityGateBlocked):
+        get_run_logger().warning("%s blocked by the quality gate (the previous version stays LATEST): %s", name, exc)
+        blocked[name] = str(exc)
     elif isinstance(exc, SourceStopped):
         get_run_logger().warning("%s deferred (the previous version stays LATEST): %s", name, exc)
         deferred[name] = str(exc)
@@ -69,20 +75,23 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
 
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337,
-            faults: str = "") -> dict:
+            faults: str = "", allow_drift: bool = False) -> dict:
     """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
-    to rehearse a night of flaky services; what was injected comes back under `faults_injected`."""
+    to rehearse a night of flaky services; what was injected comes back under `faults_injected`.
+    `allow_drift`: publish even where the quality gate sees a column degrade (recorded in each manifest)."""
     log = get_run_logger()
     world = prepare_world(scale, seed, data_dir)
     profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
     failed: dict[str, str] = {}
     deferred: dict[str, str] = {}
+    blocked: dict[str, str] = {}
     with Replica(world, faults=faults) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = _outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
-                                                       return_state=True), failed, deferred)
+                                                       allow_drift=allow_drift, return_state=True),
+                            failed, deferred, blocked)
         ptab = ingest_ptab_task(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
         injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
     if faults:
@@ -91,14 +100,17 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
     with sparql_replica(quads) as sparql:  # SemOpenAlex is a SPARQL service: a real triple store stands in
         log.info("SPARQL replica of %s at %s", world, sparql)
         pap2pat = _outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
-                                                    return_state=True), failed, deferred)
+                                                    allow_drift=allow_drift, return_state=True),
+                           failed, deferred, blocked)
     patenteb = _outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
-                                                   return_state=True), failed, deferred)
-    ipbench = _outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, return_state=True),
-                       failed, deferred)
+                                                   allow_drift=allow_drift, return_state=True),
+                        failed, deferred, blocked)
+    ipbench = _outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, allow_drift=allow_drift,
+                                                 return_state=True), failed, deferred, blocked)
     pilot = _outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True,
+                                          allow_drift=allow_drift,
                                           truth=str(Path(world) / "truth" / "ptab_opinions.parquet")),
-                     failed, deferred)
+                     failed, deferred, blocked)
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat)) if pub}
@@ -106,5 +118,5 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
         raise RuntimeError("nightly: every other dataset was published, but these failed: "
                            + "; ".join(f"{name}: {why}" for name, why in failed.items()))
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
-            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred,
+            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred, "blocked": blocked,
             "faults_injected": injected}

@@ -42,12 +42,24 @@ class Upstreams(BaseModel):
     sparql_endpoint: str = "https://semopenalex.org/sparql"
 
 
+class DriftThresholds(BaseModel):
+    """Settings `PF_QUALITY__<NAME>`; defaults a normal nightly (growth, new weeks) does not trip."""
+
+    empty_rate_rise: float = Field(0.20, ge=0, description="points the null-or-empty rate may rise")
+    text_median_drop: float = Field(0.30, ge=0, le=1, description="share the median text length may fall")
+    label_tvd: float = Field(0.20, ge=0, le=1, description="largest total variation distance of a label column")
+    distinct_drop: float = Field(0.50, ge=0, le=1, description="share the distinct count of a categorical column may fall")
+    coverage_missing: bool = Field(True, description="block when a year, source or IPC section seen before is gone")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore")
 
     paths: Paths = Paths()
     upstreams: Upstreams = Upstreams()
     seed: int = 1337
+    # Quality gate v2 (patentfactory/store/drift.py): PF_QUALITY__EMPTY_RATE_RISE etc.
+    quality: DriftThresholds = DriftThresholds()
     uspto_odp_api_key: SecretStr | None = None
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None

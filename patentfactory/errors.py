@@ -31,3 +31,9 @@ class SourceStopped(PFError):
     """An upstream service asked us to stop (EPO OPS black throttling or quota): not retried now. What was
     fetched is cached and recorded, so the next run resumes; the previous version stays LATEST and the
     nightly reports the dataset as deferred, not failed."""
+
+
+class QualityGateBlocked(PublishError):
+    """The quality gate refused a version (rows lost or a field degraded against the previous version):
+    nothing changed, the previous version stays LATEST; the nightly reports the dataset as blocked, and
+    `--allow-drop` / `--allow-drift` publish anyway (recorded in the manifest)."""

@@ -31,7 +31,8 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
                        end: Annotated[str, typer.Option(help="last B1 publication day")] = "2024-06-30",
                        test_months: Annotated[str, typer.Option(help="months that form the test split")] = "6",
                        cql: Annotated[str | None, typer.Option(help="search template with {lo} {hi}")] = None,
-                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
+                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
+                       allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build Patent-CR (EP claims before/after grant) through OPS and publish a verified version."""
     from patentfactory.stages.build_patentcr import PatentCRParams, build_and_publish_patentcr, ops_client_from_settings
     from patentfactory.config import Settings
@@ -47,7 +48,7 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
 
     settings = Settings.load()
     client = ops_client_from_settings(settings, ops_url)
-    pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop,
+    pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop, allow_drift=allow_drift,
                                      recheck=Recheck(settings.ops_404_recheck_days))
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 
@@ -58,10 +59,11 @@ def build_ipbench_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
                       out_root: Annotated[str, typer.Option("--out")] = "data/published",
                       seed: Annotated[int, typer.Option()] = 1337,
                       max_items: Annotated[int, typer.Option(help="items per task at most")] = 1000,
-                      allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
+                      allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
+                      allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build the automatically buildable IPBench tasks from the warehouse and publish a verified version."""
     from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 
     Storage(out_root).check_writable()
-    pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items, allow_drop=allow_drop)
+    pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -23,7 +23,8 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
         seed: Annotated[int, typer.Option()] = 1337,
         faults: Annotated[str, typer.Option(help="inject upstream faults into the replica, e.g. "
                                                   "'503=0.1,429@/3.2*2,truncate@/api/v1/datasets=0.05,seed=7' "
-                                                  "(see `pf upstream serve --help`)")] = "") -> None:
+                                                  "(see `pf upstream serve --help`)")] = "",
+        allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Generate/serve the world, ingest, build and publish every dataset, then verify (offline)."""
     parse_scale(scale)
     if faults:
@@ -41,12 +42,14 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     from flows.nightly import nightly
 
     started = time.monotonic()
-    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults)
+    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults, allow_drift=allow_drift)
     out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
     out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         pub = result[name]
-        if pub is None and name in result.get("deferred", {}):
+        if pub is None and name in result.get("blocked", {}):
+            out.print(f"[red]blocked[/] {name}: {result['blocked'][name]}", soft_wrap=True)
+        elif pub is None and name in result.get("deferred", {}):
             out.print(f"[yellow]deferred[/] {name}: {result['deferred'][name]}")
         elif pub is None:
             out.print(f"[yellow]skipped[/] {name}: nothing to publish from this world (see the log)")
@@ -66,12 +69,13 @@ def build_patenteb_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
                        out_root: Annotated[str, typer.Option("--out")] = "data/published",
                        seed: Annotated[int, typer.Option()] = 1337,
                        profile: Annotated[str, typer.Option(help="sample (small thresholds) | full (SPEC)")] = "full",
-                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False) -> None:
+                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
+                       allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build PatenTEB (15 tasks) from the warehouse and publish a verified version."""
     if profile not in ("sample", "full"):
         raise PFError(f"unknown profile {profile!r}", "use sample or full")
     Storage(out_root).check_writable()
     from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
-    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile, allow_drop=allow_drop)
+    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile, allow_drop=allow_drop, allow_drift=allow_drift)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

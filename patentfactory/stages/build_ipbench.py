@@ -19,6 +19,7 @@ from transforms.tasks.ipbench import (EXPERT_TASKS, ITEM_FIELDS, build_abstract_
                                       claims_by_pub, match_pairs, representatives, task_registry)
 
 from patentfactory.errors import PFError
+from patentfactory.store.drift import coverage_of
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
@@ -114,11 +115,12 @@ def _card_sections(stats: dict, built: list[str]) -> dict[str, str]:
 
 
 def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1337, max_items: int = 1000,
-                              allow_drop: bool = False) -> Published:
+                              allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Build from the warehouse under `data_dir` and publish one verified IPBench version."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
-    tasks, stats = build_ipbench_tasks(read_inputs(wh), seed=seed, max_items=max_items)
+    inputs = read_inputs(wh)
+    tasks, stats = build_ipbench_tasks(inputs, seed=seed, max_items=max_items)
     empty = sorted(t for t, df in tasks.items() if df.height == 0)
     stats["empty_tasks"] = empty
     built = [t for t in tasks if t not in empty]
@@ -129,5 +131,6 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
         inputs=Ledger(root.sub("warehouse")).snapshot(),
         leakage_checks=[LeakageCheck("answers_among_options", _answers_in_options)],
         distribution={t: stats["items"][t] for t in built}, distribution_title="items per task",
-        card_sections=_card_sections(stats, built), stats=stats)
-    return publish(Storage(out_root), release, allow_drop=allow_drop)
+        card_sections=_card_sections(stats, built), stats=stats,
+        coverage=coverage_of(inputs["publications"].lazy()))
+    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

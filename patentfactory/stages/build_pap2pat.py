@@ -215,7 +215,7 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
 
 
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
-                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False) -> Published:
+                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders)."""
     stats = BuildStats()
     table = assemble_pairs(data_dir, params, stats)
@@ -236,7 +236,7 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
         distribution=stats.splits, distribution_title="pairs per split",
         card_sections=_card_sections(params, stats, ingest or {}),
         stats={"build": asdict(stats), "ingest": ingest or {}})
-    pub = publish(Storage(out_root), release, allow_drop=allow_drop)
+    pub = publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
     if json_out:
         write_json_folders(Storage(out_root), pub.version, table)
     return pub

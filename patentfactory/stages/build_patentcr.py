@@ -296,7 +296,7 @@ def _card_sections(stats: dict, params: PatentCRParams, tables: dict[str, pl.Dat
 
 
 def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: PatentCRParams = PatentCRParams(),
-                     allow_drop: bool = False) -> Published:
+                     allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Warehouse `claim_revisions` -> `patentcr/<version>/claim_revision/{train,test}.parquet`."""
     stores = stores_for(data_dir)
     revisions = stores.warehouse.frame("claim_revisions")
@@ -315,7 +315,7 @@ def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: P
         leakage_checks=[LeakageCheck("no_patent_in_two_splits", _no_patent_in_two_splits)],
         distribution=_by_ipc3(tables), distribution_title="pairs per IPC3 of the grant",
         card_sections=_card_sections(stats, params, tables), stats=stats)
-    return publish(Storage(out_root), release, allow_drop=allow_drop)
+    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
 
 
 def _by_ipc3(tables: dict[str, pl.DataFrame]) -> dict[str, int]:
@@ -340,8 +340,8 @@ def ops_client_from_settings(settings: Settings, base_url: str | None = None) ->
 
 
 def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsClient,
-                               params: PatentCRParams = PatentCRParams(), allow_drop: bool = False,
+                               params: PatentCRParams = PatentCRParams(), allow_drop: bool = False, allow_drift: bool = False,
                                recheck: Recheck = Recheck()) -> Published:
     """Fetch, pair and publish in one call (the CLI and the flow's single-task path)."""
     stats = fetch_claim_revisions(data_dir, client, params, recheck)
-    return publish_patentcr(data_dir, out_root, stats, params, allow_drop=allow_drop)
+    return publish_patentcr(data_dir, out_root, stats, params, allow_drop=allow_drop, allow_drift=allow_drift)

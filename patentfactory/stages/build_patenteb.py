@@ -21,6 +21,7 @@ from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, task_specs
 
 from patentfactory.store.embedding_cache import EmbeddingCache
+from patentfactory.store.drift import coverage_of
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
@@ -103,7 +104,7 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
 
 
 def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 1337, profile: str = "sample",
-                               overrides: dict[str, Any] | None = None, allow_drop: bool = False,
+                               overrides: dict[str, Any] | None = None, allow_drop: bool = False, allow_drift: bool = False,
                                use_model: bool = True) -> Published:
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
@@ -134,5 +135,6 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         leakage_checks=[LeakageCheck("no_family_or_text_in_two_splits", _leak_check)],
         distribution=dict(labels.group_by("label").len().iter_rows()), distribution_title="families per IPC3 domain",
         card_sections=_card_sections(stats, params, profile, pubs, dropped),
-        stats={k: v for k, v in stats.items() if k != "params"})
-    return publish(Storage(out_root), release, allow_drop=allow_drop)
+        stats={k: v for k, v in stats.items() if k != "params"},
+        coverage=coverage_of(pubs.lazy()))
+    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

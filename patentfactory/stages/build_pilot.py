@@ -168,7 +168,7 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
 
 
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
-                            allow_drop: bool = False) -> Published:
+                            allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Warehouse -> PILOT-Bench tasks -> versioned publish."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
@@ -190,5 +190,5 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
         distribution_title="cases per coarse subdecision",
         card_sections=_card(df, counts, agreement, splitter),
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height})
-    return publish(Storage(out_root), release, allow_drop=allow_drop)
+    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
 

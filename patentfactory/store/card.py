@@ -58,6 +58,34 @@ def _null_rates(manifest: dict) -> list[str]:
     return lines if len(lines) > 2 else ["No nulls in any published column."]
 
 
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) >= 1 else f"{v:.3f}"
+    return str(v)
+
+
+def _changes(manifest: dict, limit: int = 60) -> list[str]:
+    """What moved since the previous version (quality gate v2 figures), blocked or not."""
+    drift = manifest.get("quality", {}).get("drift", {})
+    prev = drift.get("previous_version")
+    if not prev:
+        return ["First version of this dataset: nothing to compare with."]
+    changes = drift.get("changes", [])
+    lines = [f"Compared with `{prev}`. Thresholds: "
+             + ", ".join(f"{k} {v}" for k, v in sorted(drift.get("thresholds", {}).items()))
+             + f"; override (`--allow-drift`) used: {drift.get('override', False)}.", ""]
+    if not changes:
+        return lines + ["No column moved beyond the reporting floor (1 point of empty rate, 5 % of median "
+                        "length, 0.02 label TVD)."]
+    lines += ["| file | column | figure | before | after | past threshold |", "|---|---|---|---:|---:|---|"]
+    for ch in changes[:limit]:
+        lines.append(f"| {ch['path']} | {ch['column']} | {ch['figure']} | {_fmt(ch['before'])} | "
+                     f"{_fmt(ch['after'])} | {'**yes** (' + ch['setting'] + ')' if ch['blocked'] else 'no'} |")
+    if len(changes) > limit:
+        lines.append(f"\n{len(changes) - limit} more in manifest.json (`quality.drift.changes`).")
+    return lines
+
+
 def render_card(manifest: dict, sections: dict[str, str]) -> str:
     """Markdown card: counts per task/split, checks, quality gate, provenance and extra sections."""
     out = [f"# {manifest['dataset']} — version {manifest['version']}", "",
@@ -73,6 +101,7 @@ def render_card(manifest: dict, sections: dict[str, str]) -> str:
     for line in q.get("drops", []):
         out.append(f"- drop: {line}")
     out += ["", "### Null rates", ""] + _null_rates(manifest)
+    out += ["", "## Changes since the previous version", ""] + _changes(manifest)
     for title, body in sections.items():
         out += ["", f"## {title}", "", body.rstrip()]
     out += ["", "## Configuration", "", "```json", json.dumps(manifest["config"], indent=2, sort_keys=True), "```",

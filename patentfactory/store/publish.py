@@ -25,7 +25,9 @@ from schemas import schema_fingerprint
 
 from patentfactory import __version__
 from .card import PLOT_FILE, render_card, render_plot
-from patentfactory.errors import PublishError
+from patentfactory.config import DriftThresholds
+from patentfactory.errors import PublishError, QualityGateBlocked
+from .drift import compare_coverage, compare_files, profile_table
 from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
 from .storage import Storage
 
@@ -54,6 +56,7 @@ class Release:
     distribution_title: str = "distribution"
     card_sections: dict[str, str] = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
+    coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # warehouse counts per year/source/...
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ def _run_leakage(release: Release) -> dict[str, dict]:
 
 
 def _quality_gate(storage: Storage, dataset: str, files: list[dict], threshold: float, allow_drop: bool) -> dict:
-    """Compare row counts with the version LATEST points at; a drop beyond `threshold` blocks publish."""
+    """Compare row counts with the version LATEST points at; a drop beyond `threshold` is recorded in `drops`."""
     prev = latest_version(storage, dataset)
     result = {"previous_version": prev, "threshold": threshold, "override": allow_drop, "drops": []}
     if not prev or not storage.exists(f"{dataset}/{prev}/manifest.json"):
@@ -128,10 +131,21 @@ def _quality_gate(storage: Storage, dataset: str, files: list[dict], threshold: 
         got = new.get(path, 0)
         if got < rows * (1 - threshold):
             result["drops"].append(f"{path}: {rows} -> {got} rows")
-    if result["drops"] and not allow_drop:
-        raise PublishError(f"quality gate: {result['drops'][0]} (>{threshold:.0%} drop vs {prev})",
-                           "inspect the inputs; pass --allow-drop to publish anyway (recorded in the manifest)")
     return result
+
+
+def _refuse_if_blocked(dataset: str, quality: dict) -> None:
+    """One line for the first thing that blocks (a degraded column explains a row drop, so it comes first)."""
+    drift, prev = quality["drift"], quality["previous_version"]
+    problems = ([] if drift["override"] else [(line, "raise the named PF_QUALITY__ setting or pass --allow-drift")
+                                               for line in drift["blocked_hints"]])
+    if not quality["override"]:
+        problems += [(f"{dataset} {d} (>{quality['threshold']:.0%} drop)", "pass --allow-drop")
+                     for d in quality["drops"]]
+    if problems:
+        (line, hint), more = problems[0], (f" (+{len(problems) - 1} more)" if len(problems) > 1 else "")
+        raise QualityGateBlocked(f"quality gate: {line} vs {prev}{more}",
+                                 f"check the upstream; {hint} to publish anyway (recorded in the manifest)")
 
 
 def _stage_blobs(release: Release) -> tuple[dict[str, ParquetBlob], list[dict]]:
@@ -144,8 +158,28 @@ def _stage_blobs(release: Release) -> tuple[dict[str, ParquetBlob], list[dict]]:
             blobs[rel] = blob
             files.append({"path": rel, "task": task, "split": split, "rows": blob.rows, "bytes": len(blob.data),
                           "sha256": blob.sha256, "schema_fingerprint": schema_fingerprint(blob.schema),
-                          "columns": table.column_names, "null_rates": _null_rates(table)})
+                          "columns": table.column_names, "null_rates": _null_rates(table),
+                          "profile": profile_table(table)})
     return blobs, files
+
+
+def _drift_gate(storage: Storage, release: Release, files: list[dict], th: DriftThresholds,
+                allow_drift: bool) -> dict:
+    """Compare column profiles and warehouse coverage with the version LATEST points at; a figure past
+    its threshold blocks publish unless `allow_drift` (then the override and what it allowed are recorded)."""
+    prev = latest_version(storage, release.dataset)
+    result: dict = {"previous_version": prev, "thresholds": th.model_dump(), "override": allow_drift,
+                    "changes": [], "blocked": [], "blocked_hints": []}
+    if not prev or not storage.exists(f"{release.dataset}/{prev}/manifest.json"):
+        return result
+    old = json.loads(storage.read_text(f"{release.dataset}/{prev}/manifest.json"))
+    drifts = compare_files(old["files"], files, th) + compare_coverage(old.get("coverage") or {}, release.coverage, th)
+    result["changes"] = [{"path": d.path, "column": d.column, "figure": d.figure, "before": d.before,
+                          "after": d.after, "blocked": d.blocked, "setting": d.setting} for d in drifts]
+    blocked = [d for d in drifts if d.blocked]
+    result["blocked"] = [d.line(release.dataset) for d in blocked]
+    result["blocked_hints"] = [f"{d.line(release.dataset)} [{d.setting}]" for d in blocked]
+    return result
 
 
 def latest_version(storage: Storage, dataset: str) -> str | None:
@@ -154,8 +188,11 @@ def latest_version(storage: Storage, dataset: str) -> str | None:
 
 
 def publish(storage: Storage, release: Release, *, day: date | None = None, quality_threshold: float = 0.5,
-            allow_drop: bool = False) -> Published:
-    """Publish a release atomically; identical content for an existing version is a no-op."""
+            allow_drop: bool = False, allow_drift: bool = False,
+            drift_thresholds: DriftThresholds | None = None) -> Published:
+    """Publish a release atomically; identical content for an existing version is a no-op.
+
+    `drift_thresholds` default to the `PF_QUALITY__*` settings, read here (publish is where they apply)."""
     _check_names(release)
     blobs, files = _stage_blobs(release)
     leakage = _run_leakage(release)
@@ -170,10 +207,17 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
             return Published(release.dataset, version, storage.uri(final), created=False)
         raise PublishError(f"version {version} exists with different content", "the build is not deterministic")
     quality = _quality_gate(storage, release.dataset, files, quality_threshold, allow_drop)
+    if drift_thresholds is None:
+        from patentfactory.config import Settings
+        drift_thresholds = Settings.load().quality
+    quality["drift"] = _drift_gate(storage, release, files, drift_thresholds, allow_drift)
+    _refuse_if_blocked(release.dataset, quality)
+    quality["drift"].pop("blocked_hints")
     manifest = {"dataset": release.dataset, "version": version,
                 "created_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
                 "code_version": code, "config": release.config, "inputs": release.inputs, "files": files,
-                "leakage": leakage, "quality": quality, "stats": release.stats}
+                "leakage": leakage, "quality": quality, "stats": release.stats,
+                "coverage": release.coverage}
     _write_staged(storage, release, final, blobs, manifest)
     _write_latest(storage, release.dataset, version)
     log.info("published %s %s (%d files)", release.dataset, version, len(files))

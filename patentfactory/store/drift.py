@@ -1,0 +1,173 @@
+"""Quality gate v2: per-column figures of a release, compared with the previous published version.
+
+A nightly can lose a field without losing rows (abstracts that became empty, titles cut short, a class
+that vanished). Each published file gets a small profile in the manifest (empty rate, distinct count,
+text-length quantiles, label shares); a dataset may add warehouse coverage (counts per publication year,
+source and IPC section). Publish compares both with the version LATEST points at and refuses a version
+that crosses a threshold unless `allow_drift` is given (the override is recorded in the manifest).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+import pyarrow as pa
+
+from patentfactory.config import DriftThresholds
+
+LABEL_NAMES = ("label", "labels", "answer", "issue_type", "board_authorities", "subdecision_fine",
+               "subdecision_coarse", "outcome", "kind_before", "kind_after")
+TEXT_MIN_MEAN_CHARS = 40  # a string column whose mean length is at least this is profiled as text
+CATEGORICAL_MAX_DISTINCT = 200
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One figure that moved: where, what, before, after, and whether it crossed its threshold."""
+
+    path: str
+    column: str
+    figure: str
+    before: object
+    after: object
+    blocked: bool
+    setting: str
+
+    def line(self, dataset: str) -> str:
+        task, _, split = self.path.removesuffix(".parquet").partition("/")
+        where = f"{dataset} warehouse coverage" if task == "coverage" else f"{dataset} task {task} split {split}"
+        return f"{where} column {self.column}: {self.figure} {_fmt(self.before)} -> {_fmt(self.after)}"
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) >= 1 else f"{v:.3f}"
+    return str(v)
+
+
+def _empty_mask(s: pl.Series) -> pl.Series:
+    if s.dtype == pl.String:
+        return s.is_null() | (s.str.strip_chars() == "")
+    if isinstance(s.dtype, pl.List):
+        return s.is_null() | (s.list.len() == 0)
+    return s.is_null()
+
+
+def _label_shares(s: pl.Series) -> dict[str, float]:
+    if isinstance(s.dtype, pl.List):
+        s = s.explode()
+    s = s.drop_nulls().cast(pl.String)
+    if s.len() == 0:
+        return {}
+    counts = s.value_counts(name="n")
+    return {str(k): round(n / s.len(), 6) for k, n in sorted(counts.iter_rows())}
+
+
+def profile_column(name: str, s: pl.Series) -> dict:
+    """The figures of one column: empty rate always; text quantiles, distinct count, label shares by kind."""
+    n = max(s.len(), 1)
+    out: dict = {"empty_rate": round(_empty_mask(s).sum() / n, 6)}
+    flat = s.explode() if isinstance(s.dtype, pl.List) and s.dtype.inner == pl.String else s
+    if flat.dtype != pl.String:
+        return out
+    present = flat.drop_nulls()
+    present = present.filter(present.str.strip_chars() != "")
+    if present.len() == 0:
+        return out
+    lengths = present.str.len_chars()
+    distinct = present.n_unique()
+    # quantiles for every string column: a text that is cut short stops looking like text
+    out["length_p10"], out["length_p50"], out["length_p90"] = (
+        float(lengths.quantile(q, interpolation="nearest")) for q in (0.1, 0.5, 0.9))
+    if name in LABEL_NAMES and distinct <= CATEGORICAL_MAX_DISTINCT:
+        out["kind"] = "label"
+        out["distinct"] = distinct
+        out["shares"] = _label_shares(s)
+    elif lengths.mean() >= TEXT_MIN_MEAN_CHARS:
+        out["kind"] = "text"
+    elif distinct <= CATEGORICAL_MAX_DISTINCT and distinct * 2 <= present.len():  # values repeat: a category
+        out["kind"] = "categorical"
+        out["distinct"] = distinct
+    return out
+
+
+def profile_table(table: pa.Table | pl.DataFrame) -> dict[str, dict]:
+    """Profile every column, one at a time (no copy of the whole table)."""
+    if isinstance(table, pl.DataFrame):
+        return {c: profile_column(c, table.get_column(c)) for c in table.columns}
+    return {c: profile_column(c, pl.from_arrow(table.column(c)).rename(c))  # type: ignore[union-attr]
+            for c in table.column_names}
+
+
+def tvd(a: dict[str, float], b: dict[str, float]) -> float:
+    """Total variation distance of two share maps."""
+    return round(0.5 * sum(abs(a.get(k, 0.0) - b.get(k, 0.0)) for k in set(a) | set(b)), 6)
+
+
+def compare_column(path: str, column: str, old: dict, new: dict, th: DriftThresholds) -> list[Drift]:
+    """The figures of one column that moved between two profiles (blocked ones flagged)."""
+    out: list[Drift] = []
+    e0, e1 = old.get("empty_rate", 0.0), new.get("empty_rate", 0.0)
+    if abs(e1 - e0) >= 0.01:
+        out.append(Drift(path, column, "empty rate", e0, e1, e1 - e0 > th.empty_rate_rise,
+                         "PF_QUALITY__EMPTY_RATE_RISE"))
+    if "length_p50" in old and "length_p50" in new:
+        m0, m1 = old["length_p50"], new["length_p50"]
+        if m0 and abs(m1 - m0) / m0 >= 0.05:
+            out.append(Drift(path, column, "median length (chars)", m0, m1, m1 < m0 * (1 - th.text_median_drop),
+                             "PF_QUALITY__TEXT_MEDIAN_DROP"))
+    if "shares" in old and "shares" in new:
+        d = tvd(old["shares"], new["shares"])
+        if d >= 0.02:
+            out.append(Drift(path, column, "label TVD", 0.0, d, d > th.label_tvd, "PF_QUALITY__LABEL_TVD"))
+    elif old.get("kind") == "categorical" and "distinct" in new:
+        d0, d1 = old["distinct"], new["distinct"]
+        if d0 and d1 != d0:
+            out.append(Drift(path, column, "distinct values", d0, d1, d1 < d0 * (1 - th.distinct_drop),
+                             "PF_QUALITY__DISTINCT_DROP"))
+    return out
+
+
+def compare_coverage(old: dict[str, dict[str, int]], new: dict[str, dict[str, int]],
+                     th: DriftThresholds) -> list[Drift]:
+    """Counts per year / source / IPC section: a key seen before and missing now blocks."""
+    out: list[Drift] = []
+    for dim in sorted(set(old) & set(new)):
+        gone = sorted(set(old[dim]) - set(new[dim]))
+        if gone:
+            out.append(Drift(f"coverage/{dim}", dim, "values missing", ", ".join(gone[:10]), "absent",
+                             th.coverage_missing, "PF_QUALITY__COVERAGE_MISSING"))
+        for key in sorted(set(old[dim]) & set(new[dim])):
+            a, b = old[dim][key], new[dim][key]
+            if a >= 20 and b < a * 0.5:
+                out.append(Drift(f"coverage/{dim}", f"{dim}={key}", "count", a, b, False, ""))
+    return out
+
+
+def compare_files(old_files: list[dict], new_files: list[dict], th: DriftThresholds) -> list[Drift]:
+    """Every drift between two manifests' file profiles (same task/split path, same column)."""
+    old = {f["path"]: f.get("profile") for f in old_files}
+    out: list[Drift] = []
+    for f in new_files:
+        before = old.get(f["path"])
+        if not before or "profile" not in f:
+            continue
+        for col, prof in f["profile"].items():
+            if col in before:
+                out += compare_column(f["path"], col, before[col], prof, th)
+    return out
+
+
+def coverage_of(pubs: pl.LazyFrame) -> dict[str, dict[str, int]]:
+    """Warehouse coverage of a build's publications: counts per publication year, source and IPC section."""
+    cols = pubs.collect_schema().names()
+    dims = {"year": pl.col("pub_date").dt.year().cast(pl.String) if "pub_date" in cols else None,
+            "source": pl.col("source") if "source" in cols else None,
+            "ipc_section": pl.col("ipc3").str.slice(0, 1) if "ipc3" in cols else None}
+    out = {}
+    for dim, expr in dims.items():
+        if expr is None:
+            continue
+        counts = pubs.select(expr.alias("k")).drop_nulls().group_by("k").len().collect()
+        out[dim] = {str(k): int(n) for k, n in sorted(counts.iter_rows())}
+    return out
