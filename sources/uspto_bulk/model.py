@@ -124,7 +124,7 @@ class Doc:
     related: list[dict] = field(default_factory=list)
     doc_type: str | None = None
     claims: list[Claim] = field(default_factory=list)
-    paragraphs: list[tuple[str | None, str]] = field(default_factory=list)
+    paragraphs: list[tuple[str | None, str | None]] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
 
     @property

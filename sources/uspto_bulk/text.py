@@ -198,19 +198,22 @@ def joined(elements: Iterable[etree._Element], drop: Iterable[str] = (), sep: st
 
 def paragraphs(container: etree._Element | None, para_tags: Iterable[str], heading_tags: Iterable[str],
                drop: Iterable[str] = (), labels: dict[str, str] | None = None,
-               marks: Marks | None = None) -> list[tuple[str | None, str]]:
+               marks: Marks | None = None) -> list[tuple[str | None, str | None]]:
     """(heading, text) per paragraph in document order; the heading is the nearest one above.
 
     Containers (`description-of-drawings`, `section`, `BRFSUM`, ...) are walked into; `labels` name
     containers that have no heading of their own (2001-2004 section elements). A table standing
-    between paragraphs becomes a `[TABLE]` paragraph.
+    between paragraphs becomes a `[TABLE]` paragraph. A heading element with no paragraph of its
+    own (a parent heading such as EXAMPLES right above `Example 1`, or one at the very end) is kept
+    as a row `(heading, None)` in its place, so the outline survives.
     """
     paras, heads, dropped = frozenset(para_tags), frozenset(heading_tags), frozenset(drop)
-    out: list[tuple[str | None, str]] = []
+    out: list[tuple[str | None, str | None]] = []
     heading: str | None = None
+    pending = False  # `heading` came from a heading element and no paragraph has followed it yet
 
     def visit(el: etree._Element) -> None:
-        nonlocal heading
+        nonlocal heading, pending
         for child in el:
             name = child.tag
             if not isinstance(name, str):  # comment, PI or entity
@@ -220,18 +223,28 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
             if name in DROP_TAGS or name in dropped:
                 continue
             if name in heads:
-                heading = flatten(child, dropped, marks=marks) or heading
+                title = flatten(child, dropped, marks=marks)
+                if title:
+                    if pending:
+                        out.append((heading, None))
+                    heading, pending = title, True
             elif name in TABLE_TAGS:
                 out.append((heading, TABLE))
+                pending = False
             elif name in paras or (child.text or "").strip():
                 text = flatten(child, dropped, marks=marks)
                 if text:
                     out.append((heading, text))
+                    pending = False
             else:
                 if labels and name in labels:
-                    heading = labels[name]
+                    if pending:
+                        out.append((heading, None))
+                    heading, pending = labels[name], False
                 visit(child)
 
     if container is not None:
         visit(container)
+        if pending:
+            out.append((heading, None))
     return out
