@@ -184,13 +184,16 @@ def emit(doc: Doc, result: ParseResult, source_file: str, raw: str) -> str:
     doc_number = pid.split("-")[1]
     doc.doc_number = doc_number
     result.add("publications", publication_row(doc, pid, source_file, raw))
-    for row in claim_rows(pid, doc.claims):
-        result.add("claims", row)
-    for i, (heading, text) in enumerate(doc.paragraphs):
-        result.add("descriptions", {"pub_id": pid, "para_no": i, "heading": heading, "text": text})
-    for seq, cit in enumerate(doc.citations, start=1):
-        result.add("citations", {"citing_pub_id": pid, "seq": seq, "cited_pub_id": cit.cited_pub_id,
-                                 "cited_npl": cit.cited_npl, "category": cit.category, "cited_by": cit.cited_by})
+    rows = result.rows  # whole tables extended at once: an application has ~100 paragraph rows
+    if doc.claims:
+        rows["claims"].extend(claim_rows(pid, doc.claims))
+    if doc.paragraphs:
+        rows["descriptions"].extend([{"pub_id": pid, "para_no": i, "heading": heading, "text": text}
+                                     for i, (heading, text) in enumerate(doc.paragraphs)])
+    if doc.citations:
+        rows["citations"].extend([{"citing_pub_id": pid, "seq": seq, "cited_pub_id": cit.cited_pub_id,
+                                   "cited_npl": cit.cited_npl, "category": cit.category, "cited_by": cit.cited_by}
+                                  for seq, cit in enumerate(doc.citations, start=1)])
     return pid
 
 

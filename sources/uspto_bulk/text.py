@@ -170,6 +170,7 @@ def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterabl
 
 
 _LEAF_SPECIAL = TABLE_TAGS | DROP_TAGS
+_TEXT = etree.tostring
 
 
 def text_or_none(el: etree._Element) -> str | None:
@@ -211,6 +212,11 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
     out: list[tuple[str | None, str | None]] = []
     heading: str | None = None
     pending = False  # `heading` came from a heading element and no paragraph has followed it yet
+    raw: list[int] = []  # rows of `out` whose text is not cleaned yet
+    # With marks covering the container, a paragraph with nothing special below it is one libxml2 call
+    # (what `flatten` would do, without its per-call checks: the hot loop of an application's parse).
+    holders = (marks.holders if marks is not None and container is not None
+               and marks.applies(container, container.getparent(), dropped, BASE_BREAKS) else None)
 
     def visit(el: etree._Element) -> None:
         nonlocal heading, pending
@@ -232,7 +238,16 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
                 out.append((heading, TABLE))
                 pending = False
             elif name in paras or (child.text or "").strip():
-                text = flatten(child, dropped, marks=marks)
+                if holders is None or child in holders or name in BASE_BREAKS:
+                    text = flatten(child, dropped, marks=marks)
+                else:  # cleaned below, all at once
+                    text = child.text if len(child) == 0 else _TEXT(child, method="text", encoding=str,
+                                                                    with_tail=False)
+                    if text and not text.isspace():  # clean(text) is empty exactly when this fails
+                        raw.append(len(out))
+                        out.append((heading, text))
+                        pending = False
+                    continue
                 if text:
                     out.append((heading, text))
                     pending = False
@@ -247,4 +262,13 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
         visit(container)
         if pending:
             out.append((heading, None))
+    if raw and not _all_single_spaced([out[i][1] for i in raw]):
+        for i in raw:
+            out[i] = (out[i][0], clean(out[i][1]))
     return out
+
+
+def _all_single_spaced(texts: list[str]) -> bool:
+    """True if every text passes `_single_spaced` (one check over all of them; False may be conservative)."""
+    joined = "|".join(texts)  # a blank next to a separator is a text's leading or trailing blank
+    return _single_spaced(joined) and " |" not in joined and "| " not in joined

@@ -16,9 +16,9 @@ from .convert import (
     report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, FieldTable, extract, hit_text, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, nodes, party, person
 from .paths import Selection
-from .text import Marks, flatten, joined, paragraphs
+from .text import Marks, flatten, joined, paragraphs, text_or_none
 
 BIB = "us-bibliographic-data-grant|us-bibliographic-data-application"
 # One walk over the root's children and one over the bibliographic data find every part read below.
@@ -35,14 +35,12 @@ BIBLIO = Selection(
     related="us-related-documents/*",
     citations="us-references-cited/us-citation|references-cited/citation",
 )
-CITATION = Selection(category="category", patcit="patcit", nplcit="nplcit")
 DOC_ID = FieldTable(
     Field("country", "document-id/country", upper_or_none),
     Field("number", "document-id/doc-number"),
     Field("kind", "document-id/kind", upper_or_none),
     Field("date", "document-id/date", yyyymmdd_or_none),
 )
-CITED_ID = FieldTable(*DOC_ID.fields[:3])  # a citation's country, number and kind (its date is not kept)
 BIB_FIELDS = FieldTable(
     Field("title", "invention-title"),
     Field("appl_type", "application-reference/@appl-type", str_or_none),
@@ -133,19 +131,49 @@ def related(bib: dict[str, list]) -> list[dict]:
     return out
 
 
+def _children(el: etree._Element, tags: tuple[str, ...]) -> list[etree._Element | None]:
+    """The first child of `el` with each tag (None where none): `Selection.first` for one-step paths."""
+    found: list[etree._Element | None] = [None] * len(tags)
+    for child in el:
+        tag = child.tag
+        if tag in tags:
+            i = tags.index(tag)
+            if found[i] is None:
+                found[i] = child
+    return found
+
+
+_CITATION_PARTS = ("category", "patcit", "nplcit")
+_CITED_PARTS = ("country", "doc-number", "kind")
+
+
+def _cited_id(patcit: etree._Element) -> tuple[str | None, str | None, str | None]:
+    """`CITED_ID` of a patcit: the first `document-id/country|doc-number|kind` each, in document order."""
+    found: list[etree._Element | None] = [None, None, None]
+    for did in patcit:
+        if did.tag == "document-id":
+            for i, hit in enumerate(_children(did, _CITED_PARTS)):
+                if found[i] is None:
+                    found[i] = hit
+    country, number, kind = (None if hit is None else text_or_none(hit) for hit in found)
+    return upper_or_none(country), str_or_none(number), upper_or_none(kind)
+
+
 def citations(bib: dict[str, list]) -> list[Citation]:
+    """Citations in order; the few elements read are found by plain child loops (a grant has dozens, and
+    the generic path walk costs more than the reading)."""
     out = []
     for el in bib["citations"]:
-        part = CITATION.first(el)
-        category = hit_text(part["category"])
+        category_el, patcit, nplcit = _children(el, _CITATION_PARTS)
+        category = None if category_el is None else text_or_none(category_el)
         cit = Citation(category=report_category(category), cited_by=cited_by_of(category))
-        if part["patcit"] is not None:
-            v = extract(part["patcit"], CITED_ID)
-            cit.cited_pub_id = safe_pub_id(v["country"], v["number"], v["kind"])
+        if patcit is not None:
+            country, number, kind = _cited_id(patcit)
+            cit.cited_pub_id = safe_pub_id(country, number, kind)
             if cit.cited_pub_id is None:
-                cit.cited_npl = " ".join(str(x) for x in (v["country"], v["number"], v["kind"]) if x) or None
+                cit.cited_npl = " ".join(str(x) for x in (country, number, kind) if x) or None
         else:
-            cit.cited_npl = flatten(part["nplcit"]) or None
+            cit.cited_npl = flatten(nplcit) or None
         out.append(cit)
     return out
 
