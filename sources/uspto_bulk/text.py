@@ -217,11 +217,21 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
     # (what `flatten` would do, without its per-call checks: the hot loop of an application's parse).
     holders = (marks.holders if marks is not None and container is not None
                and marks.applies(container, container.getparent(), dropped, BASE_BREAKS) else None)
+    # paragraph tags whose text, when nothing special lies below, is libxml2's text serialisation
+    plain = frozenset() if holders is None else paras - DROP_TAGS - dropped - heads - TABLE_TAGS - BASE_BREAKS
 
     def visit(el: etree._Element) -> None:
         nonlocal heading, pending
         for child in el:
             name = child.tag
+            if name in plain and child not in holders:  # the common paragraph; cleaned below, all at once
+                text = child.text if len(child) == 0 else _TEXT(child, method="text", encoding=str,
+                                                                with_tail=False)
+                if text and not text.isspace():  # clean(text) is empty exactly when this fails
+                    raw.append(len(out))
+                    out.append((heading, text))
+                    pending = False
+                continue
             if not isinstance(name, str):  # comment, PI or entity
                 continue
             if "}" in name:
@@ -238,16 +248,7 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
                 out.append((heading, TABLE))
                 pending = False
             elif name in paras or (child.text or "").strip():
-                if holders is None or child in holders or name in BASE_BREAKS:
-                    text = flatten(child, dropped, marks=marks)
-                else:  # cleaned below, all at once
-                    text = child.text if len(child) == 0 else _TEXT(child, method="text", encoding=str,
-                                                                    with_tail=False)
-                    if text and not text.isspace():  # clean(text) is empty exactly when this fails
-                        raw.append(len(out))
-                        out.append((heading, text))
-                        pending = False
-                    continue
+                text = flatten(child, dropped, marks=marks)
                 if text:
                     out.append((heading, text))
                     pending = False

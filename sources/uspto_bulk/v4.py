@@ -16,7 +16,7 @@ from .convert import (
     report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, FieldTable, extract, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, first_children, nodes, party, person
 from .paths import Selection
 from .text import Marks, flatten, joined, paragraphs, text_or_none
 
@@ -131,18 +131,6 @@ def related(bib: dict[str, list]) -> list[dict]:
     return out
 
 
-def _children(el: etree._Element, tags: tuple[str, ...]) -> list[etree._Element | None]:
-    """The first child of `el` with each tag (None where none): `Selection.first` for one-step paths."""
-    found: list[etree._Element | None] = [None] * len(tags)
-    for child in el:
-        tag = child.tag
-        if tag in tags:
-            i = tags.index(tag)
-            if found[i] is None:
-                found[i] = child
-    return found
-
-
 _CITATION_PARTS = ("category", "patcit", "nplcit")
 _CITED_PARTS = ("country", "doc-number", "kind")
 
@@ -152,7 +140,7 @@ def _cited_id(patcit: etree._Element) -> tuple[str | None, str | None, str | Non
     found: list[etree._Element | None] = [None, None, None]
     for did in patcit:
         if did.tag == "document-id":
-            for i, hit in enumerate(_children(did, _CITED_PARTS)):
+            for i, hit in enumerate(first_children(did, _CITED_PARTS)):
                 if found[i] is None:
                     found[i] = hit
     country, number, kind = (None if hit is None else text_or_none(hit) for hit in found)
@@ -164,7 +152,7 @@ def citations(bib: dict[str, list]) -> list[Citation]:
     the generic path walk costs more than the reading)."""
     out = []
     for el in bib["citations"]:
-        category_el, patcit, nplcit = _children(el, _CITATION_PARTS)
+        category_el, patcit, nplcit = first_children(el, _CITATION_PARTS)
         category = None if category_el is None else text_or_none(category_el)
         cit = Citation(category=report_category(category), cited_by=cited_by_of(category))
         if patcit is not None:
