@@ -132,7 +132,7 @@ def related(bib: dict[str, list]) -> list[dict]:
 
 
 _CITATION_PARTS = ("category", "patcit", "nplcit")
-_CITED_PARTS = ("country", "doc-number", "kind")
+_CITED_PARTS = {"country": 0, "doc-number": 1, "kind": 2}
 
 
 def _cited_id(patcit: etree._Element) -> tuple[str | None, str | None, str | None]:
@@ -140,11 +140,14 @@ def _cited_id(patcit: etree._Element) -> tuple[str | None, str | None, str | Non
     found: list[etree._Element | None] = [None, None, None]
     for did in patcit:
         if did.tag == "document-id":
-            for i, hit in enumerate(first_children(did, _CITED_PARTS)):
-                if found[i] is None:
-                    found[i] = hit
-    country, number, kind = (None if hit is None else text_or_none(hit) for hit in found)
-    return upper_or_none(country), str_or_none(number), upper_or_none(kind)
+            for child in did:
+                i = _CITED_PARTS.get(child.tag)  # type: ignore[call-overload]
+                if i is not None and found[i] is None:
+                    found[i] = child
+    country, number, kind = found
+    return (None if country is None else upper_or_none(text_or_none(country)),
+            None if number is None else str_or_none(text_or_none(number)),
+            None if kind is None else upper_or_none(text_or_none(kind)))
 
 
 def citations(bib: dict[str, list]) -> list[Citation]:
