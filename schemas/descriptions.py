@@ -11,6 +11,7 @@ DESCRIPTIONS = TableSpec(
         C("pub_id", pa.string(), "publication id", nullable=False),
         C("para_no", pa.int32(), "paragraph ordinal (0-based, document order)", nullable=False),
         C("heading", pa.string(), "nearest preceding heading text"),
-        C("text", pa.string(), "paragraph text (tables replaced by a [TABLE] placeholder)"),
+        C("text", pa.string(), "paragraph text (tables replaced by a [TABLE] placeholder); null on the row "
+          "of a heading with no paragraph of its own"),
     ),
 )

@@ -9,8 +9,8 @@ table keeps only each paragraph's nearest heading:
   * a mixed-case heading that follows a kept ALL-CAPS heading is its subsection (depth 3), as is a
     dotted number ("2.1 …") or "Example N" under an EXAMPLES-like heading;
   * optionally (`group_examples`, off by default) a run of "Example N" headings with no EXAMPLES-like
-    parent gets one: such a parent usually has no paragraphs of its own, and the `descriptions` table
-    only carries headings that have paragraphs, so it may have been lost upstream;
+    parent gets one (USPTO headings without paragraphs arrive as rows with null text, but other
+    sources may have lost such a parent);
   * metadata sections (cross-references, government support, sequence listings, …) are dropped when
     the heading is within Levenshtein distance < 3 of the blacklist (SPEC), paragraphs included;
   * nothing deeper than depth 3; deeper paper sections fold into their ancestor as "**title**" + text.

@@ -170,6 +170,7 @@ def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterabl
 
 
 _LEAF_SPECIAL = TABLE_TAGS | DROP_TAGS
+_TEXT = etree.tostring
 
 
 def text_or_none(el: etree._Element) -> str | None:
@@ -198,21 +199,39 @@ def joined(elements: Iterable[etree._Element], drop: Iterable[str] = (), sep: st
 
 def paragraphs(container: etree._Element | None, para_tags: Iterable[str], heading_tags: Iterable[str],
                drop: Iterable[str] = (), labels: dict[str, str] | None = None,
-               marks: Marks | None = None) -> list[tuple[str | None, str]]:
+               marks: Marks | None = None) -> list[tuple[str | None, str | None]]:
     """(heading, text) per paragraph in document order; the heading is the nearest one above.
 
     Containers (`description-of-drawings`, `section`, `BRFSUM`, ...) are walked into; `labels` name
     containers that have no heading of their own (2001-2004 section elements). A table standing
-    between paragraphs becomes a `[TABLE]` paragraph.
+    between paragraphs becomes a `[TABLE]` paragraph. A heading element with no paragraph of its
+    own (a parent heading such as EXAMPLES right above `Example 1`, or one at the very end) is kept
+    as a row `(heading, None)` in its place, so the outline survives.
     """
     paras, heads, dropped = frozenset(para_tags), frozenset(heading_tags), frozenset(drop)
-    out: list[tuple[str | None, str]] = []
+    out: list[tuple[str | None, str | None]] = []
     heading: str | None = None
+    pending = False  # `heading` came from a heading element and no paragraph has followed it yet
+    raw: list[int] = []  # rows of `out` whose text is not cleaned yet
+    # With marks covering the container, a paragraph with nothing special below it is one libxml2 call
+    # (what `flatten` would do, without its per-call checks: the hot loop of an application's parse).
+    holders = (marks.holders if marks is not None and container is not None
+               and marks.applies(container, container.getparent(), dropped, BASE_BREAKS) else None)
+    # paragraph tags whose text, when nothing special lies below, is libxml2's text serialisation
+    plain = frozenset() if holders is None else paras - DROP_TAGS - dropped - heads - TABLE_TAGS - BASE_BREAKS
 
     def visit(el: etree._Element) -> None:
-        nonlocal heading
+        nonlocal heading, pending
         for child in el:
             name = child.tag
+            if name in plain and child not in holders:  # the common paragraph; cleaned below, all at once
+                text = child.text if len(child) == 0 else _TEXT(child, method="text", encoding=str,
+                                                                with_tail=False)
+                if text and not text.isspace():  # clean(text) is empty exactly when this fails
+                    raw.append(len(out))
+                    out.append((heading, text))
+                    pending = False
+                continue
             if not isinstance(name, str):  # comment, PI or entity
                 continue
             if "}" in name:
@@ -220,18 +239,37 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
             if name in DROP_TAGS or name in dropped:
                 continue
             if name in heads:
-                heading = flatten(child, dropped, marks=marks) or heading
+                title = flatten(child, dropped, marks=marks)
+                if title:
+                    if pending:
+                        out.append((heading, None))
+                    heading, pending = title, True
             elif name in TABLE_TAGS:
                 out.append((heading, TABLE))
+                pending = False
             elif name in paras or (child.text or "").strip():
                 text = flatten(child, dropped, marks=marks)
                 if text:
                     out.append((heading, text))
+                    pending = False
             else:
                 if labels and name in labels:
-                    heading = labels[name]
+                    if pending:
+                        out.append((heading, None))
+                    heading, pending = labels[name], False
                 visit(child)
 
     if container is not None:
         visit(container)
+        if pending:
+            out.append((heading, None))
+    if raw and not _all_single_spaced([out[i][1] for i in raw]):
+        for i in raw:
+            out[i] = (out[i][0], clean(out[i][1]))
     return out
+
+
+def _all_single_spaced(texts: list[str]) -> bool:
+    """True if every text passes `_single_spaced` (one check over all of them; False may be conservative)."""
+    joined = "|".join(texts)  # a blank next to a separator is a text's leading or trailing blank
+    return _single_spaced(joined) and " |" not in joined and "| " not in joined

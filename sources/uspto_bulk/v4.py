@@ -16,9 +16,9 @@ from .convert import (
     report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, FieldTable, extract, hit_text, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, first_children, nodes, party, person
 from .paths import Selection
-from .text import Marks, flatten, joined, paragraphs
+from .text import Marks, flatten, joined, paragraphs, text_or_none
 
 BIB = "us-bibliographic-data-grant|us-bibliographic-data-application"
 # One walk over the root's children and one over the bibliographic data find every part read below.
@@ -35,14 +35,12 @@ BIBLIO = Selection(
     related="us-related-documents/*",
     citations="us-references-cited/us-citation|references-cited/citation",
 )
-CITATION = Selection(category="category", patcit="patcit", nplcit="nplcit")
 DOC_ID = FieldTable(
     Field("country", "document-id/country", upper_or_none),
     Field("number", "document-id/doc-number"),
     Field("kind", "document-id/kind", upper_or_none),
     Field("date", "document-id/date", yyyymmdd_or_none),
 )
-CITED_ID = FieldTable(*DOC_ID.fields[:3])  # a citation's country, number and kind (its date is not kept)
 BIB_FIELDS = FieldTable(
     Field("title", "invention-title"),
     Field("appl_type", "application-reference/@appl-type", str_or_none),
@@ -133,19 +131,40 @@ def related(bib: dict[str, list]) -> list[dict]:
     return out
 
 
+_CITATION_PARTS = ("category", "patcit", "nplcit")
+_CITED_PARTS = {"country": 0, "doc-number": 1, "kind": 2}
+
+
+def _cited_id(patcit: etree._Element) -> tuple[str | None, str | None, str | None]:
+    """`CITED_ID` of a patcit: the first `document-id/country|doc-number|kind` each, in document order."""
+    found: list[etree._Element | None] = [None, None, None]
+    for did in patcit:
+        if did.tag == "document-id":
+            for child in did:
+                i = _CITED_PARTS.get(child.tag)  # type: ignore[call-overload]
+                if i is not None and found[i] is None:
+                    found[i] = child
+    country, number, kind = found
+    return (None if country is None else upper_or_none(text_or_none(country)),
+            None if number is None else str_or_none(text_or_none(number)),
+            None if kind is None else upper_or_none(text_or_none(kind)))
+
+
 def citations(bib: dict[str, list]) -> list[Citation]:
+    """Citations in order; the few elements read are found by plain child loops (a grant has dozens, and
+    the generic path walk costs more than the reading)."""
     out = []
     for el in bib["citations"]:
-        part = CITATION.first(el)
-        category = hit_text(part["category"])
+        category_el, patcit, nplcit = first_children(el, _CITATION_PARTS)
+        category = None if category_el is None else text_or_none(category_el)
         cit = Citation(category=report_category(category), cited_by=cited_by_of(category))
-        if part["patcit"] is not None:
-            v = extract(part["patcit"], CITED_ID)
-            cit.cited_pub_id = safe_pub_id(v["country"], v["number"], v["kind"])
+        if patcit is not None:
+            country, number, kind = _cited_id(patcit)
+            cit.cited_pub_id = safe_pub_id(country, number, kind)
             if cit.cited_pub_id is None:
-                cit.cited_npl = " ".join(str(x) for x in (v["country"], v["number"], v["kind"]) if x) or None
+                cit.cited_npl = " ".join(str(x) for x in (country, number, kind) if x) or None
         else:
-            cit.cited_npl = flatten(part["nplcit"]) or None
+            cit.cited_npl = flatten(nplcit) or None
         out.append(cit)
     return out
 
