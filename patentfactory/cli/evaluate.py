@@ -19,14 +19,9 @@ def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | pat
              max_queries: Annotated[int | None, typer.Option(
                  "--max-queries", help="cap distinct queries per retrieval task (seeded sample)")] = None) -> None:
     """Score DATASET's published version under ROOT and write eval/<dataset>/<version>/report.md."""
-    import logging
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    if os.environ.get("PF_LOG_LEVEL", "WARNING") != "DEBUG":
-        import bm25s  # noqa: F401  (it sets its logger to DEBUG on import; quiet it after)
-
-        logging.getLogger("bm25s").setLevel(logging.WARNING)
     from patentfactory.evaluation import OVERALL, evaluate_dataset, write_report
     from patentfactory.store.storage import Storage
 

@@ -39,8 +39,7 @@ def friendly(fn):
     def wrapper(*args, **kwargs):
         import os
 
-        logging.basicConfig(level=os.environ.get("PF_LOG_LEVEL", "WARNING"),
-                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
         try:
             return fn(*args, **kwargs)
         except (PFError, SchemaError, ValueError, OSError) as exc:
@@ -50,6 +49,24 @@ def friendly(fn):
             say_error(getattr(exc, "message", None) or str(exc), hint)
             raise typer.Exit(2) from None
     return wrapper
+
+
+def quiet_logs(level: str) -> None:
+    """Show library logs from `level` up (PF_LOG_LEVEL, default WARNING) and nothing chattier.
+
+    The level is set on the handler, not only the root logger: some libraries (bm25s) set their own logger
+    to DEBUG on import, which a root level alone would let through. Model-loading progress bars are
+    switched off unless INFO or DEBUG is asked for.
+    """
+    import os
+
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(level)
+    if logging.getLevelName(level) not in (logging.DEBUG, logging.INFO):
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        os.environ.setdefault("TQDM_DISABLE", "1")
 
 
 def say_error(message: str, hint: str = "") -> None:

@@ -43,8 +43,8 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
 
     started = time.monotonic()
     result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults, allow_drift=allow_drift)
-    out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}")
-    out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}")
+    out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}", soft_wrap=True)
+    out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}", soft_wrap=True)
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         pub = result[name]
         if pub is None and name in result.get("blocked", {}):
@@ -57,7 +57,7 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
             out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
     for name, ev in result["eval"].items():
         means = ", ".join(f"{m}={v:.3f}" for m, v in sorted(ev["overall"].items()))
-        out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}")
+        out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}", soft_wrap=True)
     if faults:
         out.print(f"faults injected: {json.dumps(result['faults_injected'], sort_keys=True)}", soft_wrap=True)
     out.print(f"done in {time.monotonic() - started:.0f}s; datasets under {out_root}")
