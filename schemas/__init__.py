@@ -9,13 +9,14 @@ from .ingest_ledger import INGEST_LEDGER
 from .papers import PAPERS
 from .patent_paper_pairs import PATENT_PAPER_PAIRS
 from .ptab_decisions import PTAB_DECISIONS
+from .ptab_pages import PTAB_PAGES
 from .publications import PUBLICATIONS
 from .rejects import REJECTS
 from .reported_families import REPORTED_FAMILIES
 
 TABLES: dict[str, TableSpec] = {
     t.name: t
-    for t in (PUBLICATIONS, CLAIMS, DESCRIPTIONS, CITATIONS, FAMILIES, PTAB_DECISIONS, PAPERS,
+    for t in (PUBLICATIONS, CLAIMS, DESCRIPTIONS, CITATIONS, FAMILIES, PTAB_DECISIONS, PTAB_PAGES, PAPERS,
               PATENT_PAPER_PAIRS, CLAIM_REVISIONS, REJECTS, INGEST_LEDGER, REPORTED_FAMILIES)
 }
 
@@ -28,5 +29,5 @@ def table_spec(name: str) -> TableSpec:
 
 
 __all__ = ["Column", "SchemaError", "TableSpec", "TABLES", "table_spec", "schema_fingerprint", "validate",
-           "PUBLICATIONS", "CLAIMS", "DESCRIPTIONS", "CITATIONS", "FAMILIES", "PTAB_DECISIONS", "PAPERS",
+           "PUBLICATIONS", "CLAIMS", "DESCRIPTIONS", "CITATIONS", "FAMILIES", "PTAB_DECISIONS", "PTAB_PAGES", "PAPERS",
            "PATENT_PAPER_PAIRS", "CLAIM_REVISIONS", "REJECTS", "INGEST_LEDGER", "REPORTED_FAMILIES"]

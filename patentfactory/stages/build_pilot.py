@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 
 import polars as pl
 
-from schemas import PTAB_DECISIONS, REJECTS
+from schemas import PTAB_DECISIONS, PTAB_PAGES, REJECTS
 from sources.http import HttpClient, HttpError
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
 from sources.ptab_pdf import parse_decision_pdf
@@ -35,7 +35,7 @@ from patentfactory.store.warehouse import Warehouse, part_name
 
 log = logging.getLogger(__name__)
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
-PDF_PARSER_VERSION = "ptab-pdf-1"
+PDF_PARSER_VERSION = "ptab-pdf-2"  # 2: page-level text kept (ptab_pages)
 
 
 @dataclass
@@ -84,6 +84,9 @@ def _ingest_pdf(stores: Stores, client: HttpClient, row: dict, downloads: Path,
         stores.warehouse.delete_part("rejects", f"{part_name(did)}.pdf")
         stats.origins[text.origin or "none"] = stats.origins.get(text.origin or "none", 0) + 1
     stores.warehouse.write_part("ptab_decisions", did, PTAB_DECISIONS.from_pylist([row]))
+    if text.pages:
+        stores.warehouse.write_part("ptab_pages", did, PTAB_PAGES.from_pylist(
+            [{"decision_id": did, "page_no": p.number, "text": p.text, "origin": p.origin} for p in text.pages]))
     stores.ledger.record_parse(PDF_SOURCE, did, PDF_PARSER_VERSION, 1, int(bool(text.reject)))
 
 
@@ -162,8 +165,13 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
                   "examiner_findings), `merge` (merged_text: one role-neutral text), `split_claim` (base + the "
                   "application's claims with depends_on): seeded train/val/test 80/10/10 stratified by coarse "
                   "subdecision; an application is never in two splits. The board's opinion is never an input "
-                  "and is not published. Labels: issue_type, board_authority (multi-label), subdecision_fine "
+                  "and is never in a task. Labels: issue_type, board_authority (multi-label), subdecision_fine "
                   "(23 + Others), subdecision_coarse (6 + Others)."),
+        "Corpus releases": ("Besides the tasks, the paper's two corpus variants for the kept cases (split `test`): "
+                            "`ptab_ocr` has one row per decision page as read (`origin`: `pdf` text layer or `ocr` "
+                            "by tesseract; raw page text, cover page included), `opinion_split` the four sentence "
+                            "roles (appellant_arguments, examiner_findings, ptab_opinion, facts) for reference. "
+                            "No task input contains the board's opinion."),
     }
 
 
@@ -180,7 +188,8 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
     agreement = role_agreement(df, pl.read_parquet(truth)) if truth and Path(truth).exists() else None
     splitter = opinions.RuleSplitter.name
     release = Release(
-        dataset="pilot", tasks=pilot.build_tasks(df),
+        dataset="pilot", tasks={**pilot.build_tasks(df),
+                                **pilot.build_corpus_releases(df, wh.frame("ptab_pages"))},
         config={"seed": seed, "splitter": splitter, "fractions": list(pilot.FRACTIONS),
                 "labels": {"issue": list(ptab_labels.ISSUE_LABELS), "authority": list(ptab_labels.AUTHORITY_LABELS),
                            "fine": list(ptab_labels.FINE_LABELS), "coarse": list(ptab_labels.COARSE_LABELS)}},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from datetime import date
 from pathlib import Path
@@ -106,10 +107,37 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     assert all(x.startswith(("Appellant", "In particular", "According")) or "Appellant" in x
                for x in allt["appellant_arguments"].to_list())
     tasks = {f["task"] for f in rep.manifest["files"]}
-    assert {"all", "base", "merge"} <= tasks
+    assert {"all", "base", "merge", "ptab_ocr", "opinion_split"} <= tasks
+    _corpus_releases_and_no_opinion_in_inputs(out / "pilot" / pub["version"], allt)
 
     import patentfactory.cli.pilot  # noqa: F401  (registers `pf build pilot` until cli.py imports it)
     from patentfactory.cli.main import app
     res = CliRunner().invoke(app, ["build", "pilot", "--data-dir", str(data), "--out", str(out), "--truth", truth])
     assert res.exit_code == 0, res.output
     assert f"unchanged pilot {pub['version']}" in res.output
+
+
+def _corpus_releases_and_no_opinion_in_inputs(version_dir: Path, allt: pl.DataFrame) -> None:
+    """`ptab_ocr` keeps every page with its origin; `opinion_split` all four roles; no task input holds a
+    sentence of the board's opinion."""
+    ocr = pl.read_parquet(version_dir / "ptab_ocr" / "test.parquet")
+    assert set(ocr["case_id"]) == set(allt["case_id"]) and set(ocr["origin"]) <= {"pdf", "ocr"}
+    assert "ocr" in set(ocr["origin"]), "the scanned decision's pages are published as OCR text"
+    assert ocr.group_by("case_id").agg(pl.col("page_no").min())["page_no"].to_list() == [1] * allt.height
+    roles = pl.read_parquet(version_dir / "opinion_split" / "test.parquet")
+    assert {"appellant_arguments", "examiner_findings", "ptab_opinion", "facts"} <= set(roles.columns)
+    assert roles["ptab_opinion"].str.len_chars().min() > 0
+    opinion = {r["case_id"]: [s for s in re.split(r"(?<=[.!?])\s+", r["ptab_opinion"]) if len(s.split()) >= 6]
+               for r in roles.iter_rows(named=True)}
+    assert sum(map(len, opinion.values())) > 0
+    inputs = ("appellant_arguments", "examiner_findings", "merged_text", "claims")
+    for task_dir in sorted(version_dir.iterdir()):
+        if not task_dir.is_dir() or task_dir.name in ("ptab_ocr", "opinion_split"):
+            continue
+        for split_file in task_dir.glob("*.parquet"):
+            table = pl.read_parquet(split_file)
+            assert "ptab_opinion" not in table.columns and "facts" not in table.columns
+            for row in table.iter_rows(named=True):
+                text = " ".join(str(row[c]) for c in inputs if c in row and row[c] is not None)
+                leaked = [s for s in opinion.get(row["case_id"], []) if s in text]
+                assert not leaked, f"{task_dir.name}/{split_file.name}: board opinion in the input: {leaked[0]}"

@@ -124,6 +124,23 @@ def build_tasks(df: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
     return tasks
 
 
+def build_corpus_releases(df: pl.DataFrame, pages: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
+    """The paper's two corpus variants beside the tasks, for the cases kept (published as split `test`):
+    `ptab_ocr`, each decision's pages as read with their origin (pdf text layer / ocr), and `opinion_split`,
+    every sentence role including the board's opinion and the facts, for reference only (never an input)."""
+    out: dict[str, dict[str, pl.DataFrame]] = {}
+    cases = df.select("case_id", "appeal_number", "app_id", "decision_date")
+    ocr = cases.join(pages.rename({"decision_id": "case_id"}), on="case_id", how="inner") \
+        .select("case_id", "appeal_number", "app_id", "decision_date", "page_no", "origin", "text")
+    if ocr.height:
+        out["ptab_ocr"] = {"test": ocr.sort("case_id", "page_no")}
+    roles = df.select("case_id", "appeal_number", "app_id", "decision_date", "appellant_arguments",
+                      "examiner_findings", "ptab_opinion", "facts")
+    if roles.height:
+        out["opinion_split"] = {"test": roles}
+    return out
+
+
 def check_no_case_leak(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
     """No case and no application in two splits of one task."""
     problems = []
