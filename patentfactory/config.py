@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     dask_workers: int = Field(2, ge=1)
     dask_threads_per_worker: int = Field(1, ge=1)
     dask_processes: bool = True
+    # Fan-out sizes (issue 18): decisions per PTAB PDF-reading task, texts per dense-embedding task,
+    # SemOpenAlex requests in flight at once (public endpoint: keep it at 1-2; a local mirror takes more).
+    ptab_batch: int = Field(25, ge=1)
+    embed_chunk: int = Field(4096, ge=1)
+    sparql_concurrency: int = Field(1, ge=1)
 
     def odp_api_key(self) -> str | None:
         return self.uspto_odp_api_key.get_secret_value() if self.uspto_odp_api_key else None
