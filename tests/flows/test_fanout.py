@@ -62,3 +62,24 @@ def test_ptab_batches_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     pubs = [build_pilot(data_dir=str(d), out=str(d / "published")) for d in (serial, fanned)]
     assert pubs[0]["version"] == pubs[1]["version"]
     assert tree_bytes(fanned / "published") == tree_bytes(serial / "published")
+
+
+def test_patenteb_embedding_chunks_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Dense negatives encoded in chunks of 8 by `embed-texts` tasks on 2 threads publish the bytes of the
+    stage's one-process encoding, and every chunk is its own cache part."""
+    from flows.build_patenteb import build_patenteb
+    from patentfactory.sim.generator import WorldSpec, generate_world
+    from patentfactory.stages.build_patenteb import MODEL_PACKAGE, build_and_publish_patenteb
+
+    world, serial, fanned = tmp_path / "world", tmp_path / "serial", tmp_path / "fanned"
+    generate_world(world, 300, 5, WorldSpec(300, 5, renderers=("uspto",), render_from="2005-01-01"))
+    with Replica(world) as rep:
+        for data in (serial, fanned):
+            stages.ingest_uspto(str(data), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+    build_and_publish_patenteb(serial, str(serial / "published"), profile="sample")
+    monkeypatch.setenv("PF_EMBED_CHUNK", "8")
+    flow = build_patenteb.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
+    flow(data_dir=str(fanned), out=str(fanned / "published"), profile="sample")
+    parts = list((fanned / "cache" / "embeddings" / MODEL_PACKAGE).glob("part-*.parquet"))
+    assert len(parts) > 2, "the texts went out in several chunks"
+    assert tree_bytes(fanned / "published") == tree_bytes(serial / "published")
