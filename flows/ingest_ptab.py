@@ -18,6 +18,8 @@ from patentfactory import stages
 from patentfactory.stages.build_pilot import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
                                               read_pdf, search_decisions)
 
+from patentfactory.stages.memory import memory_budget
+
 from .ingest_uspto import _staged_stores, record_ledger_task
 from .observe import log_counts
 from .runtime import ConfiguredTaskRunner
@@ -33,8 +35,9 @@ def _log(name: str, stats: dict) -> None:
 def read_batch_task(data_dir: str, batch: list[tuple[dict, str]], first: str) -> dict:
     """Read one batch of downloaded decision PDFs; returns its stats and its (unsaved) ledger rows."""
     stores, stats = _staged_stores(data_dir), PtabIngestStats()
-    for row, path in batch:
-        read_pdf(stores, row, Path(path), stats)
+    with memory_budget("ingest-ptab"):
+        for row, path in batch:
+            read_pdf(stores, row, Path(path), stats)
     ledger = [stores.ledger.get("ptab_pdf", row["decision_id"]) for row, _ in batch]
     return {"stats": asdict(stats), "ledger": [r for r in ledger if r]}
 

