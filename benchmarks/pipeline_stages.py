@@ -9,16 +9,16 @@ Last line: `pipeline_wall: <seconds> s`.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
-import resource
 import sys
 import tempfile
-import time
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_patenteb import run_child  # noqa: E402
+
 FAR = (date(1976, 1, 1), date(2100, 1, 1))
 
 
@@ -76,35 +76,15 @@ def _build(name: str, data: str, out: str) -> int:
     return 1
 
 
-def _child(conn, fn, args) -> None:
-    items = fn(*args)
-    use, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    # CPU of child processes too (tesseract, oxigraph); peak RSS is this process's own
-    conn.send((use.ru_utime + use.ru_stime + kids.ru_utime + kids.ru_stime, use.ru_maxrss / 1024, items))
-
-
-def _run(fn, *args) -> tuple[float, float, float, int]:
-    ctx = mp.get_context("spawn")
-    recv, send = ctx.Pipe(duplex=False)
-    t = time.perf_counter()
-    p = ctx.Process(target=_child, args=(send, fn, args))
-    p.start()
-    p.join()
-    if p.exitcode != 0:
-        raise SystemExit(f"stage {fn.__name__} {args[:1]} failed with exit code {p.exitcode}")
-    cpu, rss, items = recv.recv()
-    return time.perf_counter() - t, cpu, rss, items
-
-
 def run_pipeline(scale: int) -> list[tuple[str, float, float, float, int]]:
     tmp = Path(tempfile.mkdtemp(prefix="pf-bench-pipeline-"))
     world, data, out = str(tmp / "world"), str(tmp / "data"), str(tmp / "published")
-    rows = [("generate", *_run(_generate, world, scale))]
+    rows = [("generate", *run_child(_generate, world, scale))]
     for name, fn in (("ingest-uspto", _ingest_uspto), ("ingest-lens", _ingest_lens), ("ingest-ptab", _ingest_ptab),
                      ("ingest-semopenalex", _ingest_semopenalex)):
-        rows.append((name, *_run(fn, world, data)))
+        rows.append((name, *run_child(fn, world, data)))
     for name in ("patenteb", "pilot", "pap2pat", "ipbench"):
-        rows.append((f"build-{name}", *_run(_build, name, data, out)))
+        rows.append((f"build-{name}", *run_child(_build, name, data, out)))
     return rows
 
 
