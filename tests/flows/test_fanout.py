@@ -1,7 +1,8 @@
 """Issue 18 fan-outs: the same bytes whether the work runs in one thread or in batches on several workers.
 
 PTAB: the decisions' PDFs (text layer and tesseract scans, plus unreadable ones) read serially by the stage
-versus in batches of 2 on a 3-thread runner: identical warehouse parts, ledger and published PILOT files.
+versus in batches of 2 on a 3-thread runner or 2 Dask worker processes: identical warehouse parts, ledger
+and published PILOT files.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.build_pilot import build_pilot
 from flows.ingest_ptab import ingest_ptab
+from flows.runtime import task_runner
+from patentfactory.config import Settings
 from patentfactory import stages
 from patentfactory.stages.build_pilot import ingest_ptab as ingest_ptab_serial
 from patentfactory.store.ledger import Ledger
@@ -41,7 +44,9 @@ def ledger_rows(data: Path) -> list[dict]:
     return [{k: r[k] for k in keep} for r in Ledger(Storage(data / "warehouse")).items()]
 
 
-def test_ptab_batches_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+@pytest.mark.parametrize("runner", ["threads", "dask"])
+def test_ptab_batches_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: str):
+    """`dask`: the batches run in 2 worker processes of a local cluster (pickled rows and paths)."""
     world = tmp_path / "world"
     make_world(world)
     monkeypatch.setenv("USPTO_ODP_API_KEY", "replica-key")
@@ -50,9 +55,11 @@ def test_ptab_batches_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         for data in (serial, fanned):
             stages.ingest_uspto(str(data), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         one = ingest_ptab_serial(str(serial), rep.base_url, date(2000, 1, 1), date(2100, 1, 1), "replica-key")
-        flow = ingest_ptab.with_options(task_runner=ThreadPoolTaskRunner(max_workers=3))
-        many = flow(data_dir=str(fanned), base_url=rep.base_url, start=date(2000, 1, 1), batch_size=2)
-        again = flow(data_dir=str(fanned), base_url=rep.base_url, start=date(2000, 1, 1), batch_size=2)
+        pool = ThreadPoolTaskRunner(max_workers=3) if runner == "threads" else \
+            task_runner(Settings(task_runner="dask", dask_workers=2, dask_processes=True))
+        many = ingest_ptab.with_options(task_runner=pool)(data_dir=str(fanned), base_url=rep.base_url,
+                                                          start=date(2000, 1, 1), batch_size=2)
+        again = ingest_ptab(data_dir=str(fanned), base_url=rep.base_url, start=date(2000, 1, 1), batch_size=2)
     assert many["pdfs"] == 9 and many["origins"]["ocr"] == 2 and many["rejects"] == 2, many
     assert many == {**one, "origins": dict(sorted(one["origins"].items()))}
     assert again["skipped"] == 9 and again["pdfs"] == 0, "the flow wrote every batch's ledger rows"
