@@ -39,12 +39,14 @@ def _build(data: str, out: str, use_model: bool) -> None:
 
 
 def _child(conn, fn, args) -> None:
-    fn(*args)
-    conn.send(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    result = fn(*args)
+    use, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU of child processes too (tesseract, oxigraph); peak RSS is this process's own
+    conn.send((use.ru_utime + use.ru_stime + kids.ru_utime + kids.ru_stime, use.ru_maxrss / 1024, result))
 
 
-def _run(fn, *args) -> tuple[float, float]:
-    """(wall seconds, this stage's own peak RSS in MB): each stage in a fresh spawned process."""
+def run_child(fn, *args):  # noqa: ANN201
+    """(wall s, CPU s, peak RSS MB, fn's result) of `fn(*args)` in a fresh spawned process."""
     ctx = mp.get_context("spawn")
     recv, send = ctx.Pipe(duplex=False)
     t = time.perf_counter()
@@ -52,8 +54,15 @@ def _run(fn, *args) -> tuple[float, float]:
     p.start()
     p.join()
     if p.exitcode != 0:
-        raise SystemExit(f"stage {fn.__name__} failed with exit code {p.exitcode}")
-    return time.perf_counter() - t, recv.recv()
+        raise SystemExit(f"stage {fn.__name__} {args[:1]} failed with exit code {p.exitcode}")
+    cpu, rss, result = recv.recv()
+    return time.perf_counter() - t, cpu, rss, result
+
+
+def _run(fn, *args) -> tuple[float, float]:
+    """(wall seconds, this stage's own peak RSS in MB): each stage in a fresh spawned process."""
+    wall, _, rss, _ = run_child(fn, *args)
+    return wall, rss
 
 
 def run_stages(scale: int, use_model: bool) -> list[tuple[str, float, float]]:

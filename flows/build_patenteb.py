@@ -1,20 +1,40 @@
-"""Flow `build-patenteb`: the headline deployment (`prefect deployment run build-patenteb/<name>`)."""
+"""Flow `build-patenteb`: the headline deployment (`prefect deployment run build-patenteb/<name>`).
+
+The dense encoding of the negatives' corpus, most of a cold build, fans out: the texts the embedding cache
+lacks go in chunks of `PF_EMBED_CHUNK` to `embed-texts` tasks on the flow's task runner (threads, Dask
+workers; a GPU where a worker has one), each writing its own cache part; the build reads them back.
+"""
 from __future__ import annotations
 
 from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
 from flows.observe import published_counts, read_manifest
-from patentfactory.stages.build_patenteb import build_and_publish_patenteb
+from flows.runtime import ConfiguredTaskRunner
+from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
+
+
+@task(name="embed-texts", task_run_name="embed-texts-{n}")
+def embed_task(data_dir: str, texts: list[str], n: int) -> int:
+    return embed_texts(data_dir, texts)
+
+
+def fan_out_embedding(data_dir: str):  # noqa: ANN201 - an embedding_cache.Fill
+    def fill(chunks: list[list[str]]) -> None:
+        futures = [embed_task.submit(data_dir, chunk, i) for i, chunk in enumerate(chunks)]
+        for fut in futures:
+            fut.result()
+    return fill
 
 
 @task(name="build-and-publish-patenteb")
 def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True,
                allow_drift: bool = False) -> dict:
-    pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop, allow_drift=allow_drift,
-                                     use_model=use_model)
+    pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop,
+                                     allow_drift=allow_drift, use_model=use_model,
+                                     embed_fill=fan_out_embedding(data_dir))
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
     families_in = stats["funnel"]["simple_families"]
@@ -37,7 +57,7 @@ def verify_task(out: str, dataset: str, version: str) -> dict:
     return {"dataset": dataset, "version": version, "files": len(rep.manifest["files"])}
 
 
-@flow(name="build-patenteb")
+@flow(name="build-patenteb", task_runner=ConfiguredTaskRunner())
 def build_patenteb(data_dir: str = "data", out: str = "data/published", seed: int = 1337, profile: str = "sample",
                    allow_drop: bool = False, allow_drift: bool = False, use_model: bool = True) -> dict:
     """`use_model=False` skips the sentence-transformers model: BM25 negatives only, no token counts

@@ -25,7 +25,7 @@ from .evaluate import evaluate
 from .build_patenteb import build_patenteb
 from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
-from .ingest_ptab import ingest_ptab_task
+from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
 from .runtime import ConfiguredTaskRunner
 
@@ -92,7 +92,7 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
         patentcr = _outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
                                                        allow_drift=allow_drift, return_state=True),
                             failed, deferred, blocked)
-        ptab = ingest_ptab_task(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
+        ptab = ingest_ptab_decisions(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
         injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
     if faults:
         log.warning("replica faults injected: %s", injected)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import time
 import urllib.parse
 from collections import defaultdict
@@ -197,6 +198,11 @@ class SemOpenAlexClient:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.stats: dict[str, int] = defaultdict(int)
         self.oa_urls: dict[str, str] = {}
+        self._lock = threading.Lock()  # steps may run in threads (stages.build_pap2pat): exact counters
+
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self.stats[key] += 1
 
     # ---------- transport ----------
     def _cache_path(self, query: str) -> Path | None:
@@ -212,7 +218,7 @@ class SemOpenAlexClient:
         sparql.setReturnFormat(JSON)
         sparql.setTimeout(int(max(1, self.timeout_s)))
         sparql.setQuery(query)
-        self.stats["queries"] += 1
+        self._count("queries")
         return sparql.query().response.read()
 
     def run(self, query: str, expect_rows: bool = False) -> bytes:
@@ -221,12 +227,12 @@ class SemOpenAlexClient:
         Returns the last answer even if it stayed empty; raises SparqlError when every attempt failed."""
         path = self._cache_path(query)
         if path is not None and path.exists():
-            self.stats["cache_hits"] += 1
+            self._count("cache_hits")
             return path.read_bytes()
         body, error = b"", None
         for attempt in range(self.retries + 1):
             if attempt:
-                self.stats["retries"] += 1
+                self._count("retries")
                 time.sleep(self.backoff_s * 2 ** (attempt - 1))
             try:
                 body, error = self._send(query), None
@@ -273,7 +279,7 @@ class SemOpenAlexClient:
         body = self.run(query, expect_rows=True)
         if _n_bindings(body) == 0:
             if len(batch) > 1:
-                self.stats["splits"] += 1
+                self._count("splits")
                 half = len(batch) // 2
                 out = self._works_batch(batch[:half])
                 out.extend(self._works_batch(batch[half:]))

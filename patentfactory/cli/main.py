@@ -108,12 +108,17 @@ def parse_scale(value: str) -> int:
 @friendly
 def generate(scale: Annotated[str, typer.Option(help="number of inventions, or 'sample'")] = "sample",
              seed: Annotated[int, typer.Option(help="random seed")] = 1337,
-             out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world")) -> None:
+             out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world"),
+             profile: Annotated[str, typer.Option(help="'test' (default) or 'real': the real sources' ratios, "
+                                                       "every US weekly file since 2005")] = "test") -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
     from patentfactory.sim.generator import generate_world
+    from patentfactory.sim.generator.profiles import PROFILES, profile_spec
 
-    summary = generate_world(out_dir, n, seed)
+    if profile not in PROFILES:
+        raise PFError(f"--profile must be one of {', '.join(PROFILES)}, got {profile!r}", "e.g. --profile real")
+    summary = generate_world(out_dir, n, seed, profile_spec(profile, n, seed))
     out.print(f"generated world scale={n} seed={seed} at {out_dir}: {summary}")
 
 

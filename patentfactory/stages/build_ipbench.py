@@ -24,20 +24,25 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 
 
 def read_inputs(wh: Warehouse) -> dict[str, pl.DataFrame]:
     """The warehouse tables IPBench needs; families derived from publications when absent."""
-    pubs = wh.frame("publications")
+    pubs = wh.lean_frame("publications", skip=("raw",))  # the source record: most of the bytes, unused here
     if pubs.height == 0:
         raise PFError("the warehouse has no publications", "run `pf ingest lens|uspto ...` (or `pf run`) first")
     families = wh.frame("families")
     if families.filter(pl.col("family_kind") == "simple").height == 0:
         families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
+    # descriptions: only the family representatives' (the one use, task 4-2), filtered part by part as read;
+    # the whole table is the warehouse's largest (hundreds of GB of full text at real size)
+    reps = representatives(pubs.lazy(), families.lazy()).select("pub_id").collect()["pub_id"]
     return {"publications": pubs, "families": families, "claims": wh.frame("claims"),
-            "citations": wh.frame("citations"), "descriptions": wh.frame("descriptions")}
+            "citations": wh.frame("citations"),
+            "descriptions": wh.lean_frame("descriptions", where=pl.col("pub_id").is_in(reps))}
 
 
 def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:
@@ -114,6 +119,7 @@ def _card_sections(stats: dict, built: list[str]) -> dict[str, str]:
     }
 
 
+@within_budget("build-ipbench")
 def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1337, max_items: int = 1000,
                               allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Build from the warehouse under `data_dir` and publish one verified IPBench version."""

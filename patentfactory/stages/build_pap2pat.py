@@ -14,9 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 import pyarrow as pa
@@ -30,11 +33,13 @@ from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_do
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
 
+from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish
 from patentfactory.store.parquet_io import parquet_bytes
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SOURCE = "semopenalex"
@@ -42,6 +47,7 @@ PARSER_VERSION = "semopenalex-1"
 APPLICATION_KINDS = ("A1", "A2", "A9")
 _KEY_ORDER = ("title", "paragraphs", "subsections", "outline_long", "num_characters", "outline_medium",
               "outline_short")
+T, R = TypeVar("T"), TypeVar("R")
 NAMES_PER_STEP = 200  # names per fetch_authors call: one failing step loses at most this many lookups
 
 
@@ -65,8 +71,9 @@ def read_applications(data_dir: str | Path, params: Pap2PatParams = Pap2PatParam
 
     Only `uspto_bulk` rows: the documents need the full description, and other sources' copies of the
     same application (Lens) print inventors as 'LAST FIRST', which SemOpenAlex does not know."""
-    pubs = stores_for(data_dir).warehouse.frame("publications", dedupe=False).filter(pl.col("source") == "uspto_bulk")
-    return pubs.unique("pub_id", keep="last", maintain_order=True).filter(
+    pubs = stores_for(data_dir).warehouse.lean_frame("publications", skip=("raw",),  # raw: 90% of the bytes
+                                                     where=pl.col("source") == "uspto_bulk")
+    return pubs.filter(
         (pl.col("country") == "US") & pl.col("kind").is_in(APPLICATION_KINDS)
                        & pl.col("app_date").is_between(params.app_from, params.app_to)
                        & (pl.col("inventors").list.len() >= params.match.min_inventors))
@@ -78,23 +85,41 @@ def _item(endpoint: str) -> str:
     return "sparql_" + hashlib.sha256(service_name(endpoint).encode()).hexdigest()[:12]
 
 
-def fetch_candidate_papers(client: SemOpenAlexClient, names: list[str], step: int = NAMES_PER_STEP) -> ParseResult:
-    """Names -> authors -> works, one step of names at a time; a failing step becomes a reject."""
+def _in_order(fn: Callable[[T], R], items: list[T], concurrency: int) -> list[R | SparqlError]:
+    """`fn` over `items`, at most `concurrency` at once, results in the items' order (a SparqlError is kept)."""
+    def safe(item: T) -> R | SparqlError:
+        try:
+            return fn(item)
+        except SparqlError as exc:
+            return exc
+
+    if concurrency <= 1 or len(items) <= 1:
+        return [safe(i) for i in items]
+    with ThreadPoolExecutor(concurrency, thread_name_prefix="sparql") as pool:
+        return list(pool.map(safe, items))
+
+
+def fetch_candidate_papers(client: SemOpenAlexClient, names: list[str], step: int = NAMES_PER_STEP,
+                           concurrency: int = 1) -> ParseResult:
+    """Names -> authors -> works, one step of names at a time; a failing step becomes a reject.
+
+    Up to `concurrency` steps are in flight at once (PF_SPARQL_CONCURRENCY: the endpoint's limit, 1 for the
+    public service); the answers are merged in step order, so the result is the serial one."""
     out = ParseResult()
     authors: set[str] = set()
-    for k in range(0, len(names), step):
-        batch = names[k:k + step]
-        try:
-            authors.update(a for ids in client.fetch_authors(batch).values() for a in ids)
-        except SparqlError as exc:
-            out.reject(SOURCE, client.endpoint, f"authors {k}..{k + len(batch) - 1}", exc, "\n".join(batch))
+    starts = list(range(0, len(names), step))
+    for k, found in zip(starts, _in_order(lambda k: client.fetch_authors(names[k:k + step]), starts, concurrency)):
+        if isinstance(found, SparqlError):
+            out.reject(SOURCE, client.endpoint, f"authors {k}..{k + len(names[k:k + step]) - 1}", found,
+                       "\n".join(names[k:k + step]))
+        else:
+            authors.update(a for ids in found.values() for a in ids)
     ids = sorted(authors)
     seen: set[str] = set()
-    for k in range(0, len(ids), step):
-        try:
-            res = client.fetch_works(ids[k:k + step])
-        except SparqlError as exc:
-            out.reject(SOURCE, client.endpoint, f"works of authors {k}..{k + step - 1}", exc, " ".join(ids[k:k + step]))
+    starts = list(range(0, len(ids), step))
+    for k, res in zip(starts, _in_order(lambda k: client.fetch_works(ids[k:k + step]), starts, concurrency)):
+        if isinstance(res, SparqlError):
+            out.reject(SOURCE, client.endpoint, f"works of authors {k}..{k + step - 1}", res, " ".join(ids[k:k + step]))
             continue
         out.rejects.extend(res.rejects)
         for row in res.rows.get("papers", []):
@@ -104,6 +129,7 @@ def fetch_candidate_papers(client: SemOpenAlexClient, names: list[str], step: in
     return out
 
 
+@within_budget("ingest-semopenalex")
 def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParams = Pap2PatParams(),
                        client: SemOpenAlexClient | None = None) -> dict:
     """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`). Returns stats."""
@@ -113,7 +139,7 @@ def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParam
     if client is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "sparql"
         client = SemOpenAlexClient(endpoint, cache_dir=cache)
-    res = fetch_candidate_papers(client, names)
+    res = fetch_candidate_papers(client, names, concurrency=Settings.load().sparql_concurrency)
     item = _item(client.endpoint)
     papers = PAPERS.from_pylist(sorted(res.rows.get("papers", []), key=lambda r: r["work_id"]))
     blob = parquet_bytes(papers)
@@ -214,6 +240,7 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
     }
 
 
+@within_budget("build-pap2pat")
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
                     ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders)."""

@@ -34,6 +34,7 @@ from .ingest_ops import Recheck, ask_ops
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
@@ -295,6 +296,7 @@ def _card_sections(stats: dict, params: PatentCRParams, tables: dict[str, pl.Dat
     }
 
 
+@within_budget("build-patentcr")
 def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: PatentCRParams = PatentCRParams(),
                      allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Warehouse `claim_revisions` -> `patentcr/<version>/claim_revision/{train,test}.parquet`."""

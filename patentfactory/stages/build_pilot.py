@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
@@ -32,6 +33,7 @@ from patentfactory.store.publish import LeakageCheck, Published, Release, publis
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse, part_name
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
@@ -54,22 +56,26 @@ def _reject(stores: Stores, source: str, item: str, reason: str) -> None:
     stores.warehouse.write_part("rejects", f"{part_name(item)}.pdf", REJECTS.from_pylist([row]))
 
 
-def _ingest_pdf(stores: Stores, client: HttpClient, row: dict, downloads: Path,
-                stats: PtabIngestStats) -> None:
-    """Download, cache, read one decision PDF; write its `ptab_decisions` part; ledger it."""
-    rec = json.loads(row["raw"])
-    doc = rec.get("documentData") or {}
+def fetch_pdf(stores: Stores, client: HttpClient, row: dict, downloads: Path,
+              stats: PtabIngestStats) -> Path | None:
+    """Download one decision PDF; None when the ledger has it read, or when the download failed (a reject)."""
+    doc = json.loads(row["raw"]).get("documentData") or {}
     did, uri = row["decision_id"], doc.get("fileDownloadURI") or ""
     if not stores.ledger.needs_parse(PDF_SOURCE, did, None, PDF_PARSER_VERSION):
         stats.skipped += 1
-        return
+        return None
     try:
-        path = client.download(urlparse(uri).path, downloads / f"{part_name(did)}.pdf",
+        return client.download(urlparse(uri).path, downloads / f"{part_name(did)}.pdf",
                                doc.get("documentSizeQuantity") or None)
     except (HttpError, OSError, ValueError) as exc:  # not ledgered as parsed: the next run retries
         stats.rejects += 1
         _reject(stores, PDF_SOURCE, did, f"download failed: {exc}")
-        return
+        return None
+
+
+def read_pdf(stores: Stores, row: dict, path: Path, stats: PtabIngestStats) -> None:
+    """Cache and read one downloaded PDF (text layer or OCR); write its `ptab_decisions` part; ledger it."""
+    did = row["decision_id"]
     raw = stores.cache.put_file(PDF_SOURCE, path)
     stores.ledger.record_fetch(PDF_SOURCE, did, raw.sha256, raw.bytes)
     text = parse_decision_pdf(path.read_bytes())
@@ -90,13 +96,10 @@ def _ingest_pdf(stores: Stores, client: HttpClient, row: dict, downloads: Path,
     stores.ledger.record_parse(PDF_SOURCE, did, PDF_PARSER_VERSION, 1, int(bool(text.reject)))
 
 
-def ingest_ptab(data_dir: str | Path, base_url: str, start: date, end: date, api_key: str | None = None,
-                max_records: int | None = None) -> dict:
-    """ODP decisions dated start..end with their PDFs into the warehouse (idempotent)."""
-    stores = stores_for(data_dir)
-    client = ptab_client(base_url, api_key)
-    downloads = Path(data_dir) / "downloads" / "ptab"
-    stats = PtabIngestStats()
+def search_decisions(stores: Stores, client: HttpClient, start: date, end: date, stats: PtabIngestStats,
+                     max_records: int | None = None) -> Iterator[dict]:
+    """Each search page into the raw cache and ledger; yields its decision rows (the page is ledgered as
+    parsed once the caller has handled all of them)."""
     for offset, page in fetch_decision_pages(client, start, end, max_records=max_records):
         item = f"search_{start}_{end}_{offset:07d}.json"
         raw = stores.cache.put_bytes(SEARCH_SOURCE, page, ".json")
@@ -107,12 +110,39 @@ def ingest_ptab(data_dir: str | Path, base_url: str, start: date, end: date, api
         if result.rejects:
             stats.rejects += len(result.rejects)
             stores.warehouse.write_part("rejects", part_name(item), REJECTS.from_pylist(result.rejects))
-        for row in result.rows.get("ptab_decisions", []):
-            _ingest_pdf(stores, client, row, downloads, stats)
+        yield from result.rows.get("ptab_decisions", [])
         stores.ledger.record_parse(SEARCH_SOURCE, item, PDF_PARSER_VERSION, result.count("ptab_decisions"),
                                    len(result.rejects))
+
+
+def ptab_downloads(data_dir: str | Path) -> Path:
+    return Path(data_dir) / "downloads" / "ptab"
+
+
+@within_budget("ingest-ptab")
+def ingest_ptab(data_dir: str | Path, base_url: str, start: date, end: date, api_key: str | None = None,
+                max_records: int | None = None) -> dict:
+    """ODP decisions dated start..end with their PDFs into the warehouse (idempotent), in this thread.
+
+    flows/ingest_ptab.py runs the same steps with the PDF reads fanned out in batches."""
+    stores, client, stats = stores_for(data_dir), ptab_client(base_url, api_key), PtabIngestStats()
+    for row in search_decisions(stores, client, start, end, stats, max_records):
+        path = fetch_pdf(stores, client, row, ptab_downloads(data_dir), stats)
+        if path is not None:
+            read_pdf(stores, row, path, stats)
     log.info("ptab ingest: %s", stats)
     return asdict(stats)
+
+
+def merge_ptab_stats(parts: list[dict]) -> dict:
+    total = PtabIngestStats()
+    for p in parts:
+        for key in ("pages", "records", "pdfs", "skipped", "rejects"):
+            setattr(total, key, getattr(total, key) + p[key])
+        for origin, n in p["origins"].items():
+            total.origins[origin] = total.origins.get(origin, 0) + n
+    total.origins = dict(sorted(total.origins.items()))
+    return asdict(total)
 
 
 def role_agreement(cases: pl.DataFrame, truth: pl.DataFrame) -> dict:
@@ -133,7 +163,7 @@ def build_cases(wh: Warehouse, seed: int, counts: dict[str, int]) -> pl.DataFram
     df = pilot.filter_decisions(pilot.prepare_decisions(dec), counts)
     df = pilot.filter_split(opinions.split_frame(df), counts)
     df = ptab_labels.add_labels(df)
-    df = pilot.align_publications(df, wh.frame("publications"), wh.frame("claims"))
+    df = pilot.align_publications(df, wh.lean_frame("publications", skip=("raw",)), wh.frame("claims"))
     counts["aligned"] = int(df["pub_id"].is_not_null().sum())
     counts["unaligned"] = df.height - counts["aligned"]
     return pilot.assign_splits(pilot.add_settings(df), seed)
@@ -175,6 +205,7 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
     }
 
 
+@within_budget("build-pilot")
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
                             allow_drop: bool = False, allow_drift: bool = False) -> Published:
     """Warehouse -> PILOT-Bench tasks -> versioned publish."""

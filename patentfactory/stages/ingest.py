@@ -19,6 +19,7 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse, part_name
+from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 ParseFn = Callable[[Path], Iterable[ParseResult]]
@@ -56,6 +57,7 @@ def _drop_item_parts(wh: Warehouse, item: str) -> None:
         wh.storage.rm(rel)
 
 
+@within_budget("ingest-file")
 def ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser_version: str,
                 stats: IngestStats) -> None:
     item = path.name

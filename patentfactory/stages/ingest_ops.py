@@ -24,6 +24,7 @@ from patentfactory.config import OPS_404_RECHECK_DAYS
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.warehouse import part_name
+from patentfactory.stages.memory import within_budget
 
 from .ingest import Stores
 
@@ -118,6 +119,7 @@ def _ingest_item(client: OpsClient, stores: Stores, doc: str, endpoint: str, sta
                                    result.count("publications") + result.count("claims"), len(result.rejects))
 
 
+@within_budget("ingest-ops")
 def ingest_ops(data_dir: str | Path, client: OpsClient, documents: list[str],
                endpoints: tuple[str, ...] = ENDPOINTS, recheck: Recheck = Recheck()) -> dict:
     stats = OpsIngestStats(documents=len(documents))

@@ -4,6 +4,10 @@ Dense encoding is most of build-patenteb's time on a CPU (about 60–120 texts/s
 all-MiniLM-L6-v2); the nightly corpus changes little, so vectors are kept per (model, sha256(text)) as
 Parquet parts under `<data>/cache/embeddings/<model>/`. A part is written only after its batch is
 encoded, so a killed run keeps every finished part and loses at most one batch of work.
+
+Fan-out (issue 18): `encoder(encode, fill=...)` hands the missing texts, in chunks, to `fill`, which may
+encode them anywhere (tasks on the flow's runner, Dask workers) as long as each chunk ends as a part here
+(`EmbeddingCache.put`); the parts are where the chunks meet, named by their content, one writer each.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from .storage import Storage
 
 log = logging.getLogger(__name__)
 Encoder = Callable[[list[str]], np.ndarray]
+Fill = Callable[[list[list[str]]], None]
 PART_SIZE = 4096
 
 
@@ -57,11 +62,26 @@ class EmbeddingCache:
         self.storage.write_bytes(f"part-{text_key(''.join(keys))[:16]}.parquet", buf.getvalue())
         self._load().update(zip(keys, vectors))
 
-    def encoder(self, encode: Encoder, part_size: int = PART_SIZE) -> Encoder:
+    def put(self, texts: list[str], encode: Encoder) -> int:
+        """Encode the texts this cache lacks as one part (keys sorted: the same chunk gives the same bytes)."""
+        known = self._load()
+        missing = sorted({text_key(t): t for t in texts if text_key(t) not in known}.items())
+        if missing:
+            self._store([k for k, _ in missing], np.asarray(encode([t for _, t in missing])))
+        return len(missing)
+
+    def encoder(self, encode: Encoder | None, part_size: int = PART_SIZE, fill: Fill | None = None) -> Encoder:
         def cached(texts: list[str]) -> np.ndarray:
             known = self._load()
             keys = [text_key(t) for t in texts]
             missing = sorted({k: t for k, t in zip(keys, texts) if k not in known}.items())
+            if fill is not None and missing:
+                fill([[t for _, t in missing[i:i + part_size]] for i in range(0, len(missing), part_size)])
+                self._vectors = None  # the chunks' parts were written elsewhere: read them back
+                known = self._load()
+                missing = [(k, t) for k, t in missing if k not in known]
+                if missing and encode is None:
+                    raise RuntimeError(f"{len(missing)} texts still lack a vector after the fan-out")
             started = time.monotonic()
             for start in range(0, len(missing), part_size):
                 batch = missing[start:start + part_size]

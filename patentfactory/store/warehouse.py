@@ -78,8 +78,11 @@ class Warehouse:
             df = df.unique(subset=key, keep="last", maintain_order=True)
         return df
 
-    def lean_frame(self, table: str, skip: tuple[str, ...] = ()) -> pl.DataFrame:
+    def lean_frame(self, table: str, skip: tuple[str, ...] = (), where: pl.Expr | None = None) -> pl.DataFrame:
         """`frame(table)` (last part wins per key) read by polars' own reader, without the `skip` columns.
+
+        `where` filters each part as it is read (row pushdown: memory holds one part plus the kept rows);
+        the last part still wins among the kept rows, so filter only on columns a key's rows share.
 
         For big builds: through pyarrow a table passes Arrow's memory pool, which keeps its pages after
         the conversion, and unused columns cost as much as used ones (`publications.raw`, the source
@@ -91,7 +94,8 @@ class Warehouse:
         for rel in self.parts(table):
             try:
                 with self.storage.open_read(rel) as fh:
-                    pieces.append(_lean_part(fh, spec, schema).cast(dict(schema)))  # type: ignore[arg-type]
+                    part = _lean_part(fh, spec, schema).cast(dict(schema))  # type: ignore[arg-type]
+                pieces.append(part if where is None else part.filter(where))
             except (pl.exceptions.PolarsError, OSError) as exc:
                 raise self._corrupt(table, rel, exc) from None
         df = pl.concat(pieces) if pieces else pl.DataFrame(schema=schema)

@@ -40,3 +40,23 @@ def test_models_do_not_share_vectors(tmp_path):
     enc = CountingEncoder()
     EmbeddingCache(Storage(tmp_path), "model-b").encoder(enc)(["a pump"])
     assert enc.seen == ["a pump"]
+
+
+def test_chunks_filled_elsewhere_meet_in_the_cache_with_the_serial_bytes(tmp_path):
+    """A fan-out (`fill`) that encodes each chunk in its own thread and cache writes the serial run's parts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"a part number {i}" for i in range(11)] + ["a part number 3"]
+    serial = EmbeddingCache(Storage(tmp_path / "serial"), "toy").encoder(CountingEncoder(), part_size=3)(texts)
+
+    def fill(chunks: list[list[str]]) -> None:
+        assert [len(c) for c in chunks] == [3, 3, 3, 2]
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda c: EmbeddingCache(Storage(tmp_path / "fanned"), "toy").put(c, CountingEncoder()),
+                          chunks))
+
+    fanned = EmbeddingCache(Storage(tmp_path / "fanned"), "toy").encoder(None, part_size=3, fill=fill)(texts)
+    np.testing.assert_array_equal(fanned, serial)
+    parts = {d: {p.name: p.read_bytes() for p in (tmp_path / d / "cache/embeddings/toy").glob("*.parquet")}
+             for d in ("serial", "fanned")}
+    assert len(parts["fanned"]) == 4 and parts["fanned"] == parts["serial"]
