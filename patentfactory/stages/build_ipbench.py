@@ -42,7 +42,7 @@ def read_inputs(wh: Warehouse) -> dict[str, pl.DataFrame]:
     reps = representatives(pubs.lazy(), families.lazy()).select("pub_id").collect()["pub_id"]
     return {"publications": pubs, "families": families, "claims": wh.frame("claims"),
             "citations": wh.frame("citations"),
-            "descriptions": wh.lean_frame("descriptions", where=pl.col("pub_id").is_in(reps))}
+            "descriptions": wh.lean_frame("descriptions", where=pl.col("pub_id").is_in(reps.implode()))}
 
 
 def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:
