@@ -113,7 +113,7 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
                      failed, deferred, blocked)
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
-                               ("pap2pat", pap2pat)) if pub}
+                               ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
     if failed:
         raise RuntimeError("nightly: every other dataset was published, but these failed: "
                            + "; ".join(f"{name}: {why}" for name, why in failed.items()))

@@ -15,6 +15,11 @@ OVERALL = "overall"
 SCORE_COLUMNS = ("dataset", "version", "task", "model", "metric", "value")
 
 
+# Scores are written rounded: multi-threaded CPU matrix products sum in varying order, so dense scores move in
+# the 7th digit between runs of the same version; 5 decimals keep scores.parquet byte-identical.
+DIGITS = 5
+
+
 class SkipTask(Exception):
     """This task cannot be scored on this version; the message is the reason shown in the report."""
 
@@ -52,8 +57,10 @@ class EvalResult:
 
     def frame(self) -> pl.DataFrame:
         """Scores plus one `overall`/`mean` row per model, sorted by (task, model, metric)."""
-        rows = [(self.dataset, self.version, s.task, s.model, s.metric, float(s.value)) for s in self.scores]
-        rows += [(self.dataset, self.version, OVERALL, m, "mean", v) for m, (v, _n) in self.overall().items()]
+        rows = [(self.dataset, self.version, s.task, s.model, s.metric, round(float(s.value), DIGITS))
+                for s in self.scores]
+        rows += [(self.dataset, self.version, OVERALL, m, "mean", round(v, DIGITS))
+                 for m, (v, _n) in self.overall().items()]
         schema = {"dataset": pl.String, "version": pl.String, "task": pl.String, "model": pl.String,
                   "metric": pl.String, "value": pl.Float64}
         return pl.DataFrame(rows, schema=schema, orient="row").sort(["task", "model", "metric"])

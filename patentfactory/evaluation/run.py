@@ -19,10 +19,12 @@ from .encoders import Encoder, load_encoder
 from .patenteb import PatenTEBEvalConfig, evaluate_patenteb
 from .published import PublishedVersion, open_version
 from .results import EvalResult, Score, Skipped, SkipTask
+from .zero_shot import score_ipbench
 
 log = logging.getLogger(__name__)
 FrameScorer = Callable[[str, pl.DataFrame | None, pl.DataFrame | None], list[Score]]
-FRAME_SCORERS: dict[str, FrameScorer] = {"pilot": score_pilot, "patentcr": score_patentcr, "pap2pat": score_pap2pat}
+FRAME_SCORERS: dict[str, FrameScorer] = {"pilot": score_pilot, "patentcr": score_patentcr, "pap2pat": score_pap2pat,
+                                         "ipbench": score_ipbench}
 KNOWN_DATASETS = ("patenteb", *FRAME_SCORERS)
 
 

@@ -1,0 +1,111 @@
+"""Baselines that need no training: PILOT's zero-shot `all` set and IPBench's items.
+
+PILOT-Bench is evaluated zero-shot in its paper, so its `all` set has no train split to fit on. Two floors:
+- `prior`: the label prior of the scored set itself (most frequent class; for multi-label every label held by
+  more than half the cases) — an oracle-prior floor, as the papers' majority baselines are;
+- `keyword`: a transparent rule over the model inputs (appellant arguments + examiner findings, never the
+  board's opinion): statute sections named (35 U.S.C. 101/102/103/112, else Others) and board authorities
+  named (37 CFR 1.131/1.132/41.50(x), else Others); the inputs carry no outcome cue, so the subdecisions get
+  the board's most frequent real outcome, `Affirmed`.
+IPBench's built tasks: choice items (1-5-1, 1-5-2, 3-3) by `first_option` and `lexical_overlap` (the option
+sharing most words with the question), scored by accuracy as in the paper; generation items (4-1, 4-2) by
+`lead` (the item's own input text, cut to 120 words) scored with ROUGE-L F (primary) and BLEU.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+import polars as pl
+
+from .metrics import accuracy, multiclass_scores, multilabel_scores
+from .results import Score, SkipTask
+from .text_metrics import corpus_bleu, rouge_l_f, tokenize
+
+PILOT_LABELS = ("issue_type", "board_authority", "subdecision_fine", "subdecision_coarse")
+ISSUE = re.compile(r"(?:§§?|U\.\s?S\.\s?C\.?|[Ss]ection)\s*(101|102|103|112)\b")
+AUTHORITY = re.compile(r"C\.?\s?F\.?\s?R\.?\s*§?\s*(1\.131|1\.132|41\.50(?:\s?\(([a-f])\))?)")
+MOST_FREQUENT_OUTCOME = "Affirmed"
+LEAD_WORDS = 120
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def _inputs(df: pl.DataFrame) -> list[str]:
+    cols = [c for c in ("appellant_arguments", "examiner_findings") if c in df.columns] or \
+        [c for c in ("merged_text",) if c in df.columns]
+    if not cols:
+        raise SkipTask("no input text column (appellant_arguments, examiner_findings or merged_text)")
+    return df.select(pl.concat_str([pl.col(c).fill_null("") for c in cols], separator="\n")).to_series().to_list()
+
+
+def keyword_issue_types(text: str) -> set[str]:
+    found = set(ISSUE.findall(text))
+    return found or {"Others"}
+
+
+def keyword_authorities(text: str) -> set[str]:
+    found = {f"37 CFR {rule[:5]}({letter})" if letter else f"37 CFR {rule.replace(' ', '')}"
+             for rule, letter in AUTHORITY.findall(text)}
+    return found or {"Others"}
+
+
+def _prior_set(y: list[set[str]]) -> set[str]:
+    freq = Counter(lab for s in y for lab in s)
+    return {lab for lab, n in freq.items() if n > len(y) / 2}
+
+
+def score_pilot_zero_shot(task: str, test: pl.DataFrame) -> list[Score]:
+    """`prior` and `keyword` on every label column of a test-only (zero-shot) task, with SPEC's metrics."""
+    labels = [c for c in PILOT_LABELS if c in test.columns]
+    if not labels:
+        raise SkipTask(f"no label column (one of {', '.join(PILOT_LABELS)})")
+    texts = _inputs(test)
+    out: list[Score] = []
+    for label in labels:
+        name = f"{task}:{label}"
+        if isinstance(test.schema[label], pl.List):
+            y = [set(v or []) for v in test[label].to_list()]
+            rule = keyword_issue_types if label == "issue_type" else keyword_authorities
+            preds = {"prior": [_prior_set(y)] * len(y), "keyword": [rule(t) for t in texts]}
+            vocab = sorted(set().union(*y, *preds["keyword"]))
+            for model, pred in preds.items():
+                out += [Score(name, model, m, v, primary=m == "micro_f1")
+                        for m, v in multilabel_scores(y, pred, vocab).items()]
+        else:
+            y = [str(v) for v in test[label].to_list()]
+            top = max(sorted(set(y)), key=Counter(y).__getitem__)
+            for model, pred in (("prior", [top] * len(y)), ("keyword", [MOST_FREQUENT_OUTCOME] * len(y))):
+                out += [Score(name, model, m, v, primary=m == "macro_f1")
+                        for m, v in multiclass_scores(y, pred).items()]
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return set(WORD.findall(text.lower()))
+
+
+def _overlap_choice(question: str, options: list[str]) -> str:
+    q = _words(question)
+    return max(options, key=lambda o: (len(q & _words(o)) / max(len(_words(o)), 1), -options.index(o)))
+
+
+def _item_input(question: str) -> str:
+    """The item's own material: the question minus its instruction line."""
+    return question.split("\n", 1)[1] if "\n" in question else question
+
+
+def score_ipbench(task: str, train: pl.DataFrame | None, test: pl.DataFrame | None) -> list[Score]:
+    """Choice items by accuracy (`first_option`, `lexical_overlap`); generation items by ROUGE-L / BLEU (`lead`)."""
+    if test is None or test.height == 0:
+        raise SkipTask("no test split")
+    rows = test.select("question", "options", "answer").to_dicts()
+    if all(r["options"] for r in rows):
+        gold = [r["answer"] for r in rows]
+        preds = {"first_option": [r["options"][0] for r in rows],
+                 "lexical_overlap": [_overlap_choice(r["question"], list(r["options"])) for r in rows]}
+        return [Score(task, model, "accuracy", accuracy(gold, p)) for model, p in preds.items()]
+    refs = [tokenize(r["answer"] or "") for r in rows]
+    lead = [tokenize(" ".join(_item_input(r["question"]).split()[:LEAD_WORDS])) for r in rows]
+    return [Score(task, "lead", "bleu", corpus_bleu(lead, [[r] for r in refs]), primary=False),
+            Score(task, "lead", "rouge_l_f", float(np.mean([rouge_l_f(p, r) for p, r in zip(lead, refs)])))]

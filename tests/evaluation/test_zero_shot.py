@@ -1,0 +1,69 @@
+"""Baselines that need no training: PILOT's zero-shot `all` set, IPBench items, Patent-CR without a test split,
+and reproducible score bytes."""
+from __future__ import annotations
+
+import polars as pl
+
+from patentfactory.evaluation.baselines import score_patentcr, score_pilot
+from patentfactory.evaluation.results import EvalResult, Score
+from patentfactory.evaluation.zero_shot import keyword_authorities, keyword_issue_types, score_ipbench
+from patentfactory.store.parquet_io import parquet_bytes
+
+
+def _all_set() -> pl.DataFrame:
+    return pl.DataFrame({
+        "case_id": ["a", "b", "c"],
+        "appellant_arguments": ["Appellant argues the rejection under 35 U.S.C. § 103 is improper.",
+                                "Appellant contends claims are eligible under § 101 and definite under § 112.",
+                                "Appellant argues the declaration under 37 C.F.R. § 1.132 overcomes it."],
+        "examiner_findings": ["The Examiner finds the combination obvious.", "The Examiner maintains.",
+                              "The Examiner finds anticipation under 35 U.S.C. § 102."],
+        "issue_type": [["103"], ["101", "112"], ["102"]],
+        "board_authority": [["Others"], ["Others"], ["37 CFR 1.132"]],
+        "subdecision_fine": ["Affirmed", "Reversed", "Affirmed"],
+        "subdecision_coarse": ["Affirmed", "Reversed", "Affirmed"],
+    })
+
+
+def test_keyword_rules_read_statutes_and_authorities():
+    assert keyword_issue_types("rejected under 35 U.S.C. §§ 102 and § 103") == {"102", "103"}
+    assert keyword_issue_types("nothing cited") == {"Others"}
+    assert keyword_authorities("a new ground under 37 C.F.R. § 41.50(b)") == {"37 CFR 41.50(b)"}
+    assert keyword_authorities("see 37 CFR 1.131") == {"37 CFR 1.131"}
+    assert keyword_authorities("no rule") == {"Others"}
+
+
+def test_zero_shot_all_set_is_scored_not_skipped():
+    scores = score_pilot("all", None, _all_set())
+    got = {(s.task, s.model, s.metric): s.value for s in scores}
+    assert got[("all:issue_type", "keyword", "exact_match")] == 1.0
+    assert got[("all:board_authority", "keyword", "micro_f1")] == 1.0
+    assert got[("all:subdecision_coarse", "prior", "accuracy")] == 2 / 3
+    assert got[("all:subdecision_fine", "keyword", "accuracy")] == 2 / 3  # `Affirmed` for every case
+    assert {"hamming_loss", "macro_precision", "micro_recall"} <= {m for _t, _m, m in got}
+    assert {"balanced_accuracy", "weighted_f1"} <= {m for _t, _m, m in got}
+
+
+def test_ipbench_choice_and_generation_items():
+    choice = pl.DataFrame({"question": ["Which IPC class?\nTitle: battery electrode with lithium anode"] * 2,
+                           "options": [["A61", "lithium battery electrode anode"], ["H01", "A01"]],
+                           "answer": ["lithium battery electrode anode", "H01"]})
+    got = {(s.model, s.metric): s.value for s in score_ipbench("1-5-1", None, choice)}
+    assert got == {("first_option", "accuracy"): 0.5, ("lexical_overlap", "accuracy"): 1.0}  # a tie keeps the first
+    gen = pl.DataFrame({"question": ["Write the abstract.\nA base station with an antenna."],
+                        "options": [[]], "answer": ["A base station with an antenna."]}, schema_overrides={"options": pl.List(pl.String)})
+    scores = {(s.model, s.metric): s for s in score_ipbench("4-1", None, gen)}
+    assert scores[("lead", "rouge_l_f")].value == 1.0 and scores[("lead", "rouge_l_f")].primary
+
+
+def test_patentcr_without_test_split_scores_train():
+    train = pl.DataFrame({"claims_before": [["1. A thing.", "2. The thing of claim 1."]],
+                          "claims_after": [["1. A thing with a part."]]})
+    scores = score_patentcr("claim_revision", train, None)
+    assert {s.task for s in scores} == {"claim_revision@train"} and {s.model for s in scores} == {"copy", "truncate"}
+
+
+def test_scores_differing_in_the_7th_digit_give_identical_bytes():
+    a = EvalResult("patenteb", "v", [Score("title2full", "minilm", "ndcg@10", 0.7581234567)])
+    b = EvalResult("patenteb", "v", [Score("title2full", "minilm", "ndcg@10", 0.7581234571)])
+    assert parquet_bytes(a.frame()).sha256 == parquet_bytes(b.frame()).sha256
