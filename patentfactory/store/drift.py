@@ -133,7 +133,7 @@ def compare_coverage(old: dict[str, dict[str, int]], new: dict[str, dict[str, in
     """Counts per year / source / IPC section: a key seen before and missing now blocks."""
     out: list[Drift] = []
     for dim in sorted(set(old) & set(new)):
-        gone = sorted(set(old[dim]) - set(new[dim]))
+        gone = sorted(k for k in set(old[dim]) - set(new[dim]) if old[dim][k] >= th.min_coverage_count)
         if gone:
             out.append(Drift(f"coverage/{dim}", dim, "values missing", ", ".join(gone[:10]), "absent",
                              th.coverage_missing, "PF_QUALITY__COVERAGE_MISSING"))
@@ -146,11 +146,12 @@ def compare_coverage(old: dict[str, dict[str, int]], new: dict[str, dict[str, in
 
 def compare_files(old_files: list[dict], new_files: list[dict], th: DriftThresholds) -> list[Drift]:
     """Every drift between two manifests' file profiles (same task/split path, same column)."""
-    old = {f["path"]: f.get("profile") for f in old_files}
+    old = {f["path"]: f for f in old_files}
     out: list[Drift] = []
     for f in new_files:
-        before = old.get(f["path"])
-        if not before or "profile" not in f:
+        prev = old.get(f["path"]) or {}
+        before = prev.get("profile")
+        if not before or "profile" not in f or min(prev.get("rows", 0), f.get("rows", 0)) < th.min_rows:
             continue
         for col, prof in f["profile"].items():
             if col in before:
