@@ -194,8 +194,10 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
         "Tasks": ("`all/test`: every case, for zero-shot evaluation as in the paper. `base` (appellant_arguments + "
                   "examiner_findings), `merge` (merged_text: one role-neutral text), `split_claim` (base + the "
                   "application's claims with depends_on): seeded train/val/test 80/10/10 stratified by coarse "
-                  "subdecision; an application is never in two splits. The board's opinion is never an input "
-                  "and is never in a task. Labels: issue_type, board_authority (multi-label), subdecision_fine "
+                  "subdecision; an application is never in two splits. From 3 cases on, test and val get at least "
+                  "one case each (the train cases last in hash order move), so a small sample run has every split. "
+                  "The board's opinion is never an input and is never in a task. Labels: issue_type, board_authority "
+                  "(multi-label), subdecision_fine "
                   "(23 + Others), subdecision_coarse (6 + Others)."),
         "Corpus releases": ("Besides the tasks, the paper's two corpus variants for the kept cases (split `test`): "
                             "`ptab_ocr` has one row per decision page as read (`origin`: `pdf` text layer or `ocr` "

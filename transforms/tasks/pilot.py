@@ -3,7 +3,7 @@
 Pure frame functions (the build stage owns I/O). Published layout (documented in the card):
 `all/test` = every case (zero-shot evaluation, all input fields), and `base`, `merge`, `split_claim`
 with seeded train/val/test (80/10/10, stratified by coarse subdecision, one application never in two
-splits). The board's opinion is never an input, so it is in no published table.
+splits; from 3 cases on, test and val get at least one case each). The board's opinion is never an input, so it is in no published table.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from transforms.splits import stable_hash
 LABELS = ["issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"]
 META = ["case_id", "appeal_number", "app_id", "decision_date", "text_origin", "flags"]
 FRACTIONS = (0.8, 0.1, 0.1)
+MIN_CASES_PER_SPLIT = 3  # from this many cases on, every split gets at least one (small sample worlds)
 SEPARATE = r"(?i)dissent|concur"
 REHEARING = r"(?i)rehearing|reconsideration"
 
@@ -87,15 +88,36 @@ def add_settings(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns(pl.Series("merged_text", merged, pl.String))
 
 
+def at_least_one_each(ranked: pl.DataFrame) -> pl.DataFrame:
+    """A small set (MIN_CASES_PER_SPLIT or more cases) still gets a test and a val case: the train cases
+    last in hash order move to an empty split (test first), while train keeps at least one case."""
+    if ranked.height < MIN_CASES_PER_SPLIT:
+        return ranked
+    present = set(ranked["split"].to_list())
+    train = (ranked.with_row_index("_i").filter(pl.col("split") == "train")
+             .sort("_h", "case_id", descending=True)["_i"].to_list())
+    moves: dict[int, str] = {}
+    for split in ("test", "val"):
+        if split not in present and len(train) > 1:
+            moves[train.pop(0)] = split
+    if not moves:
+        return ranked
+    splits = ranked["split"].to_list()
+    for i, split in moves.items():
+        splits[i] = split
+    return ranked.with_columns(pl.Series("split", splits, pl.String))
+
+
 def assign_splits(df: pl.DataFrame, seed: int) -> pl.DataFrame:
     """Seeded 80/10/10 per coarse subdecision by rank of a stable hash; then an application's cases
     all follow its first case, so no application is in two splits."""
     ranked = df.with_columns(stable_hash(pl.col("case_id"), seed).alias("_h")).with_columns(
         ((pl.col("_h").rank("ordinal").over("subdecision_coarse") - 1)
          / pl.len().over("subdecision_coarse")).alias("_q"))
-    ranked = ranked.with_columns(pl.when(pl.col("_q") < FRACTIONS[0]).then(pl.lit("train"))
-                                 .when(pl.col("_q") < FRACTIONS[0] + FRACTIONS[1]).then(pl.lit("val"))
-                                 .otherwise(pl.lit("test")).alias("split"))
+    ranked = at_least_one_each(ranked.with_columns(
+        pl.when(pl.col("_q") < FRACTIONS[0]).then(pl.lit("train"))
+        .when(pl.col("_q") < FRACTIONS[0] + FRACTIONS[1]).then(pl.lit("val"))
+        .otherwise(pl.lit("test")).alias("split")))
     first = ranked.sort("decision_date", "case_id").group_by("app_id", maintain_order=True).agg(
         pl.col("split").first().alias("_app_split"))
     return ranked.join(first, on="app_id", how="left").with_columns(
