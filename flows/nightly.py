@@ -14,6 +14,7 @@ from pathlib import Path
 from prefect import flow, get_run_logger, task
 from prefect.states import State
 
+from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish, SourceStopped
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
@@ -27,6 +28,7 @@ from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_task
 from .ingest_uspto import ingest_weekly_files
+from .nightly_live import DATASETS, ingest_live, plan_task, summary_lines
 from .runtime import ConfiguredTaskRunner
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -67,16 +69,10 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
     return None
 
 
-@flow(name="nightly", task_runner=ConfiguredTaskRunner())
-def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337,
-            faults: str = "") -> dict:
-    """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
-    to rehearse a night of flaky services; what was injected comes back under `faults_injected`."""
+def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str, failed: dict[str, str],
+                    deferred: dict[str, str]) -> dict:
+    """Replica mode: the world served locally under the real services' paths, the same clients as live."""
     log = get_run_logger()
-    world = prepare_world(scale, seed, data_dir)
-    profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
-    failed: dict[str, str] = {}
-    deferred: dict[str, str] = {}
     with Replica(world, faults=faults) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
@@ -92,19 +88,51 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
         log.info("SPARQL replica of %s at %s", world, sparql)
         pap2pat = _outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
                                                     return_state=True), failed, deferred)
+    return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
+            "faults_injected": injected}
+
+
+@flow(name="nightly", task_runner=ConfiguredTaskRunner())
+def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None = None, seed: int = 1337,
+            faults: str = "", sources: str = "replica", plan_only: bool = False, profile: str = "") -> dict:
+    """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
+    to rehearse a night of flaky services; what was injected comes back under `faults_injected`.
+    `sources=live`: the services of the settings (flows/nightly_live.py), incrementally; `plan_only` (live)
+    lists what would be fetched and returns. `profile`: PatenTEB thresholds (default: by scale; live: full).
+    `data_dir`/`out` unset: PF_PATHS__DATA_DIR (default data) / PF_PATHS__PUBLISHED_ROOT (default <data>/published),
+    read when the run starts, so a deployment takes them from its worker's environment."""
+    data_dir, out = Settings.load().roots(data_dir, out)
+    if sources not in ("replica", "live"):
+        raise ValueError(f"sources must be replica or live, not {sources!r}")
+    if plan_only:
+        return {"plan": plan_task(data_dir)}
+    failed: dict[str, str] = {}
+    deferred: dict[str, str] = {}
+    if sources == "live":
+        truth, profile = None, profile or "full"
+        ingested = ingest_live(data_dir, out, seed, _outcome, failed, deferred)
+    else:
+        world = prepare_world(scale, seed, data_dir)
+        truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
+        profile = profile or ("sample" if scale == "sample" or int(scale) < 5000 else "full")
+        ingested = _ingest_replica(world, data_dir, out, seed, faults, failed, deferred)
+    patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
     patenteb = _outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
                                                    return_state=True), failed, deferred)
     ipbench = _outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, return_state=True),
                        failed, deferred)
     pilot = _outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True,
-                                          truth=str(Path(world) / "truth" / "ptab_opinions.parquet")),
+                                          truth=truth),
                      failed, deferred)
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat)) if pub}
+    result = {**ingested, "patenteb": patenteb, "ipbench": ipbench, "pilot": pilot, "eval": evals,
+              "deferred": deferred}
+    result["summary"] = summary_lines(result)
+    for line in result["summary"]:
+        get_run_logger().info(line)
     if failed:
         raise RuntimeError("nightly: every other dataset was published, but these failed: "
                            + "; ".join(f"{name}: {why}" for name, why in failed.items()))
-    return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
-            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred,
-            "faults_injected": injected}
+    return result

@@ -5,6 +5,7 @@ manifests or reprs.
 """
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -14,6 +15,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 class Paths(BaseModel):
     data_dir: Path = Path("data")
+    # Where datasets are published (path or s3://bucket/prefix); unset: <data_dir>/published.
+    published_root: str | None = None
 
     @property
     def world(self) -> Path:
@@ -38,14 +41,19 @@ class Upstreams(BaseModel):
     odp_base_url: str = "https://api.uspto.gov"
     ops_base_url: str = "https://ops.epo.org/3.2"
     sparql_endpoint: str = "https://semopenalex.org/sparql"
+    # Where Lens exports are dropped (local folder or s3:// prefix); the live nightly ingests each new file once.
+    lens_exports: str | None = None
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
+                                      env_ignore_empty=True)  # compose passes unset variables as ""
 
     paths: Paths = Paths()
     upstreams: Upstreams = Upstreams()
     seed: int = 1337
+    # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
+    since: date | None = None
     uspto_odp_api_key: SecretStr | None = None
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None
@@ -58,6 +66,11 @@ class Settings(BaseSettings):
     dask_workers: int = Field(2, ge=1)
     dask_threads_per_worker: int = Field(1, ge=1)
     dask_processes: bool = True
+
+    def roots(self, data_dir: str | None, out: str | None) -> tuple[str, str]:
+        """(data dir, publish root): the given ones, else PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
+        data = data_dir or str(self.paths.data_dir)
+        return data, out or self.paths.published_root or str(Path(data) / "published")
 
     def odp_api_key(self) -> str | None:
         return self.uspto_odp_api_key.get_secret_value() if self.uspto_odp_api_key else None
