@@ -5,6 +5,8 @@ real services' paths, so the same clients run as against the live services; only
 credentials differ (the replica accepts any credentials).
 The USPTO weekly files are parsed in parallel on the configured task runner (flows/runtime.py:
 threads by default, Dask with PF_TASK_RUNNER=dask); every task logs its counts (flows/observe.py).
+`sources=live` (deployment `nightly/production`) runs the same builds on the live services named by the
+settings, incrementally (flows/nightly_live.py); each night ends with one line per dataset.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_task
 from .ingest_uspto import ingest_weekly_files
-from .nightly_live import DATASETS, ingest_live, plan_task, summary_lines
+from .nightly_live import defer_stopped, ingest_live, plan_task, summary_lines
 from .runtime import ConfiguredTaskRunner
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -127,9 +129,10 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat)) if pub}
+    defer_stopped(failed, deferred)
     result = {**ingested, "patenteb": patenteb, "ipbench": ipbench, "pilot": pilot, "eval": evals,
               "deferred": deferred}
-    result["summary"] = summary_lines(result)
+    result["summary"] = summary_lines(result | {"failed": failed})
     for line in result["summary"]:
         get_run_logger().info(line)
     if failed:

@@ -27,6 +27,10 @@ from .ingest_ptab import ingest_ptab_task
 from .ingest_uspto import ingest_weekly_files
 
 DATASETS = ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat")
+# The live sources each dataset is built from: a dataset that cannot be built while one of them was stopped
+# (missing credential, unreachable) is deferred with that reason, not failed.
+NEEDS = {"patenteb": ("uspto_bulk", "lens"), "ipbench": ("uspto_bulk", "lens"), "pap2pat": ("uspto_bulk",),
+         "pilot": ("ptab_odp", "uspto_bulk"), "patentcr": ()}
 
 
 @task(name="plan-live-night")
@@ -88,14 +92,24 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
             "windows": {w.source: [str(w.start), str(w.end)] for w in (wu, wp)}, "faults_injected": {}}
 
 
+def defer_stopped(failed: dict[str, str], deferred: dict[str, str]) -> None:
+    """Move a failed dataset to `deferred` when a source it needs was stopped this night (live mode only)."""
+    for name in list(failed):
+        stops = [deferred[f"source:{src}"] for src in NEEDS.get(name, ()) if f"source:{src}" in deferred]
+        if stops:
+            deferred[name] = f"{stops[0]} (then: {failed.pop(name)})"
+            get_run_logger().warning("%s deferred: %s", name, deferred[name])
+
+
 def summary_lines(result: dict) -> list[str]:
     """One line per dataset: a new version, nothing new (same version, LATEST unchanged), deferred or skipped."""
     lines = []
     for name in DATASETS:
         pub = result.get(name)
         if pub is None:
-            why = result["deferred"].get(name)
-            lines.append(f"{name}: deferred ({why})" if why else f"{name}: skipped (nothing to publish)")
+            failed, why = result.get("failed", {}).get(name), result["deferred"].get(name)
+            lines.append(f"{name}: failed ({failed})" if failed else f"{name}: deferred ({why})" if why
+                         else f"{name}: skipped (nothing to publish)")
         elif pub.get("created", True):
             lines.append(f"{name}: published {pub['version']}")
         else:

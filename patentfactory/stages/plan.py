@@ -14,7 +14,7 @@ from patentfactory.config import Settings
 from patentfactory.store.ledger import Ledger
 
 from .ingest_files import USPTO_PARSER_VERSION, list_uspto, stores_for
-from .windows import list_lens_drop, window
+from .windows import export_name, list_lens_drop, window
 
 log = logging.getLogger(__name__)
 LIMITS = {
@@ -73,7 +73,7 @@ def _parsed(ledger: Ledger, f: dict) -> bool:
 
 def _lens(settings: Settings, ledger: Ledger) -> SourcePlan:
     files = list_lens_drop(settings.upstreams.lens_exports or "")
-    known = {r["item"].split("-", 1)[-1] for r in ledger.items("lens") if r.get("parsed_at")}
+    known = {export_name(r["item"]) for r in ledger.items("lens") if r.get("parsed_at")}
     new = [f for f in files if f.rel.replace("/", "__") not in known]
     return SourcePlan("lens", f"drop {settings.upstreams.lens_exports}", len(new), sum(f.size for f in new),
                       LIMITS["lens"], notes=[f"{len(files)} files listed; new ones confirmed by sha256 at ingest"])

@@ -13,7 +13,7 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
@@ -91,6 +91,12 @@ def list_lens_drop(location: str) -> list[DropFile]:
     return [DropFile(n, drop.size(n), None) for n in names]
 
 
+def export_name(item: str) -> str:
+    """The drop's file name of a ledger item `<stem>.<sha12><suffix>` (the copy's name, see new_lens_exports)."""
+    stem, _, rest = item.rpartition(".")
+    return f"{stem.rpartition('.')[0]}.{rest}" if "." in stem else item
+
+
 def ingested_lens_hashes(ledger: Ledger) -> set[str]:
     return {r["sha256"] for r in ledger.items("lens") if r.get("parsed_at") and r.get("sha256")}
 
@@ -104,7 +110,8 @@ def new_lens_exports(location: str, ledger: Ledger, dest: Path) -> list[Path]:
         if digest in seen:
             continue
         seen.add(digest)
-        path = dest / f"{digest[:12]}-{f.rel.replace('/', '__')}"  # ledger item: one per content
+        flat = PurePosixPath(f.rel.replace("/", "__"))
+        path = dest / f"{flat.stem}.{digest[:12]}{flat.suffix}"  # ledger item: one per content
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         fresh.append(path)

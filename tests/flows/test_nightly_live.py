@@ -8,13 +8,15 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from flows.nightly import nightly
-from patentfactory.sim.generator import generate_world
+from flows.nightly import SAMPLE_WORLD, nightly
 from patentfactory.sim.upstream.sparql import sparql_replica
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.ledger import Ledger
@@ -25,14 +27,13 @@ pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
 
 
-@pytest.fixture()
-def served_world(tmp_path: Path):
-    """A small generated world served by `pf upstream serve WORLD --port P` (a separate process)."""
-    world = tmp_path / "world"
-    generate_world(world, 150, 11)
+@contextmanager
+def serve(world: Path, log_path: Path, faults: str = "") -> Iterator[str]:
+    """`pf upstream serve WORLD --port P [--faults F]` as a separate process; yields its base URL."""
     port = free_port()
-    log = open(tmp_path / "upstream.log", "wb")
-    proc = subprocess.Popen([str(BIN / "pf"), "upstream", "serve", str(world), "--port", str(port)],
+    log = open(log_path, "wb")
+    proc = subprocess.Popen([str(BIN / "pf"), "upstream", "serve", str(world), "--port", str(port),
+                             *(["--faults", faults] if faults else [])],
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         for _ in range(60):
@@ -42,13 +43,22 @@ def served_world(tmp_path: Path):
             except urllib.error.HTTPError:
                 break
             except OSError:
-                assert proc.poll() is None, (tmp_path / "upstream.log").read_text()[-2000:]
+                assert proc.poll() is None, log_path.read_text()[-2000:]
                 time.sleep(1)
-        yield world, f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}"
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)
         log.close()
+
+
+@pytest.fixture()
+def served_world(tmp_path: Path):
+    """The sample world (generated, small; a copy, so a test can grow it) served in a separate process."""
+    world = tmp_path / "world"
+    shutil.copytree(SAMPLE_WORLD, world)
+    with serve(world, tmp_path / "upstream.log") as url:
+        yield world, url
 
 
 @pytest.fixture()
@@ -76,14 +86,14 @@ def test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new(live_en
     assert by_source["lens"]["items"] == 1 and "one request at a time" in by_source["uspto_bulk"]["limit"]
     assert not (data / "downloads").exists(), "a plan downloads nothing"
 
-    first = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample")
+    first = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
     assert first["uspto"]["files"] == by_source["uspto_bulk"]["items"] and first["uspto"]["failed"] == 0
     assert first["lens"]["files"] == 1 and first["ptab"]["records"] > 0
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         assert first[name] and inspect_version(Storage(out), name, first[name]["version"]).ok, name
     latest = {n: (out / n / "LATEST").read_text() for n in ("patenteb", "pilot")}
 
-    second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample")
+    second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
     assert second["uspto"]["files"] == 0 and second["lens"]["files"] == 0, "only listings: no new items"
     assert second["ptab"]["pdfs"] == 0
     assert all(line.endswith("stays LATEST") for line in second["summary"]), second["summary"]
@@ -99,8 +109,27 @@ def test_missing_credentials_stop_only_those_sources(live_env, tmp_path: Path, m
     plan = {p["source"]: p for p in nightly(data_dir=str(data), out=str(out), sources="live", plan_only=True)["plan"]}
     assert "USPTO_ODP_API_KEY is not set" in plan["uspto_bulk"]["stopped"]
     assert "EPO_OPS_KEY is not set" in plan["ops"]["stopped"] and plan["lens"]["items"] == 1
-    result = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample")
+    result = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
     assert result["uspto"] is None and "USPTO_ODP_API_KEY" in result["deferred"]["source:uspto_bulk"]
     assert result["patentcr"] is None and "EPO_OPS_KEY" in result["deferred"]["patentcr"]
     assert result["lens"]["files"] == 1, "the other sources go on"
+    assert "USPTO_ODP_API_KEY" in result["deferred"]["pilot"], "no PTAB decisions: deferred, not failed"
     assert not (data / "downloads" / "uspto").exists()
+
+
+def test_ops_black_defers_patentcr_and_the_next_live_night_resumes(live_env, tmp_path: Path, monkeypatch):
+    world, _ = live_env
+    data, out = tmp_path / "data", tmp_path / "published"
+    with serve(world, tmp_path / "black.log", "black@/3.2/rest-services/published-data/publication=1") as black:
+        monkeypatch.setenv("PF_UPSTREAMS__OPS_BASE_URL", black + "/3.2")
+        first = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
+    assert first["patentcr"] is None and "OPS asked to stop" in first["deferred"]["patentcr"]
+    for name in ("patenteb", "ipbench", "pilot", "pap2pat"):
+        assert inspect_version(Storage(out), name, first[name]["version"]).ok, name
+    assert not (out / "patentcr").exists(), "nothing of Patent-CR published by the deferred night"
+    with serve(world, tmp_path / "ok.log") as ok:
+        monkeypatch.setenv("PF_UPSTREAMS__OPS_BASE_URL", ok + "/3.2")
+        second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
+    assert "patentcr" not in second["deferred"]
+    assert inspect_version(Storage(out), "patentcr", second["patentcr"]["version"]).ok
+    assert second["patenteb"]["version"] == first["patenteb"]["version"], "the rest: nothing new"
