@@ -132,4 +132,4 @@ def test_ops_black_defers_patentcr_and_the_next_live_night_resumes(live_env, tmp
         second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
     assert "patentcr" not in second["deferred"]
     assert inspect_version(Storage(out), "patentcr", second["patentcr"]["version"]).ok
-    assert second["patenteb"]["version"] == first["patenteb"]["version"], "the rest: nothing new"
+    assert second["pilot"]["version"] == first["pilot"]["version"], "PTAB had nothing new"

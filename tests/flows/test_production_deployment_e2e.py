@@ -35,7 +35,9 @@ def _night(env: dict) -> str:
 
 
 def _fetched(ledger_root: Path) -> dict[tuple[str, str], str]:
-    return {(r["source"], r["item"]): r["fetched_at"] for r in Ledger(Storage(ledger_root)).items()}
+    """fetched_at of the night's items (weekly files, Lens exports, PTAB PDFs); OPS/PTAB searches are listings."""
+    return {(r["source"], r["item"]): r["fetched_at"] for r in Ledger(Storage(ledger_root)).items()
+            if r["source"] in ("uspto_bulk", "lens", "ptab_pdf")}
 
 
 def test_production_nightly_three_nights(prefect_server, served_world, tmp_path: Path):  # noqa: F811
