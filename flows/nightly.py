@@ -5,15 +5,19 @@ real services' paths, so the same clients run as against the live services; only
 credentials differ (the replica accepts any credentials).
 The USPTO weekly files are parsed in parallel on the configured task runner (flows/runtime.py:
 threads by default, Dask with PF_TASK_RUNNER=dask); every task logs its counts (flows/observe.py).
+`sources=live` (deployment `nightly/production`) runs the same builds on the live services named by the
+settings, incrementally (flows/nightly_live.py); each night ends with one line per dataset.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
 from prefect.states import State
 
+from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish, QualityGateBlocked, SourceStopped
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
@@ -27,6 +31,7 @@ from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
+from .nightly_live import defer_stopped, ingest_live, plan_task, summary_lines
 from .runtime import ConfiguredTaskRunner
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -73,25 +78,16 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
     return None
 
 
-@flow(name="nightly", task_runner=ConfiguredTaskRunner())
-def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/published", seed: int = 1337,
-            faults: str = "", allow_drift: bool = False) -> dict:
-    """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
-    to rehearse a night of flaky services; what was injected comes back under `faults_injected`.
-    `allow_drift`: publish even where the quality gate sees a column degrade (recorded in each manifest)."""
+def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str, outcome: Callable,
+                    failed: dict[str, str], deferred: dict[str, str], allow_drift: bool = False) -> dict:
+    """Replica mode: the world served locally under the real services' paths, the same clients as live."""
     log = get_run_logger()
-    world = prepare_world(scale, seed, data_dir)
-    profile = "sample" if scale == "sample" or int(scale) < 5000 else "full"
-    failed: dict[str, str] = {}
-    deferred: dict[str, str] = {}
-    blocked: dict[str, str] = {}
     with Replica(world, faults=faults) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
-        patentcr = _outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
-                                                       allow_drift=allow_drift, return_state=True),
-                            failed, deferred, blocked)
+        patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
+                                                      allow_drift=allow_drift, return_state=True), failed, deferred)
         ptab = ingest_ptab_decisions(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
         injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
     if faults:
@@ -99,24 +95,61 @@ def nightly(scale: str = "sample", data_dir: str = "data", out: str = "data/publ
     quads = sorted(str(p) for p in (Path(world) / "semopenalex").glob("*.nq"))
     with sparql_replica(quads) as sparql:  # SemOpenAlex is a SPARQL service: a real triple store stands in
         log.info("SPARQL replica of %s at %s", world, sparql)
-        pap2pat = _outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
-                                                    allow_drift=allow_drift, return_state=True),
-                           failed, deferred, blocked)
-    patenteb = _outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
-                                                   allow_drift=allow_drift, return_state=True),
-                        failed, deferred, blocked)
-    ipbench = _outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, allow_drift=allow_drift,
-                                                 return_state=True), failed, deferred, blocked)
-    pilot = _outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True,
-                                          allow_drift=allow_drift,
-                                          truth=str(Path(world) / "truth" / "ptab_opinions.parquet")),
-                     failed, deferred, blocked)
+        pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
+                                                   allow_drift=allow_drift, return_state=True), failed, deferred)
+    return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
+            "faults_injected": injected}
+
+
+@flow(name="nightly", task_runner=ConfiguredTaskRunner())
+def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None = None, seed: int = 1337,
+            faults: str = "", sources: str = "replica", plan_only: bool = False, profile: str = "",
+            allow_drift: bool = False) -> dict:
+    """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
+    to rehearse a night of flaky services; what was injected comes back under `faults_injected`.
+    `sources=live`: the services of the settings (flows/nightly_live.py), incrementally; `plan_only` (live)
+    lists what would be fetched and returns. `profile`: PatenTEB thresholds (default: by scale; live: full).
+    `data_dir`/`out` unset: PF_PATHS__DATA_DIR (default data) / PF_PATHS__PUBLISHED_ROOT (default <data>/published),
+    read when the run starts, so a deployment takes them from its worker's environment.
+    `allow_drift`: publish even where the quality gate sees a column degrade (recorded in each manifest); a
+    dataset the gate refuses is reported as blocked, the others publish."""
+    data_dir, out = Settings.load().roots(data_dir, out)
+    if sources not in ("replica", "live"):
+        raise ValueError(f"sources must be replica or live, not {sources!r}")
+    if plan_only:
+        return {"plan": plan_task(data_dir)}
+    failed: dict[str, str] = {}
+    deferred: dict[str, str] = {}
+    blocked: dict[str, str] = {}
+
+    def outcome(name: str, state: State, failed_: dict[str, str], deferred_: dict[str, str]) -> dict | None:
+        return _outcome(name, state, failed_, deferred_, blocked)
+
+    if sources == "live":
+        truth, profile = None, profile or "full"
+        ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, allow_drift)
+    else:
+        world = prepare_world(scale, seed, data_dir)
+        truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
+        profile = profile or ("sample" if scale == "sample" or int(scale) < 5000 else "full")
+        ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, allow_drift)
+    patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
+    patenteb = outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
+                                                  allow_drift=allow_drift, return_state=True), failed, deferred)
+    ipbench = outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, allow_drift=allow_drift,
+                                               return_state=True), failed, deferred)
+    pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True,
+                                         allow_drift=allow_drift, truth=truth), failed, deferred)
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
+    defer_stopped(failed, deferred)
+    result = {**ingested, "patenteb": patenteb, "ipbench": ipbench, "pilot": pilot, "eval": evals,
+              "deferred": deferred, "blocked": blocked}
+    result["summary"] = summary_lines(result | {"failed": failed})
+    for line in result["summary"]:
+        get_run_logger().info(line)
     if failed:
         raise RuntimeError("nightly: every other dataset was published, but these failed: "
                            + "; ".join(f"{name}: {why}" for name, why in failed.items()))
-    return {"uspto": uspto, "lens": lens, "ptab": ptab, "patenteb": patenteb, "patentcr": patentcr,
-            "ipbench": ipbench, "pilot": pilot, "pap2pat": pap2pat, "eval": evals, "deferred": deferred, "blocked": blocked,
-            "faults_injected": injected}
+    return result

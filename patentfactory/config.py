@@ -5,6 +5,7 @@ manifests or reprs.
 """
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
@@ -16,6 +17,8 @@ OPS_404_RECHECK_DAYS = 30  # an EPO OPS document that answered 404 is asked agai
 
 class Paths(BaseModel):
     data_dir: Path = Path("data")
+    # Where datasets are published (path or s3://bucket/prefix); unset: <data_dir>/published.
+    published_root: str | None = None
 
     @property
     def world(self) -> Path:
@@ -40,6 +43,8 @@ class Upstreams(BaseModel):
     odp_base_url: str = "https://api.uspto.gov"
     ops_base_url: str = "https://ops.epo.org/3.2"
     sparql_endpoint: str = "https://semopenalex.org/sparql"
+    # Where Lens exports are dropped (local folder or s3:// prefix); the live nightly ingests each new file once.
+    lens_exports: str | None = None
 
 
 class DriftThresholds(BaseModel):
@@ -56,13 +61,16 @@ class DriftThresholds(BaseModel):
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
+                                      env_ignore_empty=True)  # compose passes unset variables as ""
 
     paths: Paths = Paths()
     upstreams: Upstreams = Upstreams()
     seed: int = 1337
     # Quality gate v2 (patentfactory/store/drift.py): PF_QUALITY__EMPTY_RATE_RISE etc.
     quality: DriftThresholds = DriftThresholds()
+    # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
+    since: date | None = None
     uspto_odp_api_key: SecretStr | None = None
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None
@@ -86,6 +94,11 @@ class Settings(BaseSettings):
     # None: 85 % of the machine's (or container's) memory. Sampled every memory_check_s seconds.
     memory_budget_gb: float | None = Field(None, gt=0)
     memory_check_s: float = Field(0.5, gt=0)
+
+    def roots(self, data_dir: str | None, out: str | None) -> tuple[str, str]:
+        """(data dir, publish root): the given ones, else PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
+        data = data_dir or str(self.paths.data_dir)
+        return data, out or self.paths.published_root or str(Path(data) / "published")
 
     def odp_api_key(self) -> str | None:
         return self.uspto_odp_api_key.get_secret_value() if self.uspto_odp_api_key else None

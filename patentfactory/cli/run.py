@@ -24,8 +24,15 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
         faults: Annotated[str, typer.Option(help="inject upstream faults into the replica, e.g. "
                                                   "'503=0.1,429@/3.2*2,truncate@/api/v1/datasets=0.05,seed=7' "
                                                   "(see `pf upstream serve --help`)")] = "",
-        allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
-    """Generate/serve the world, ingest, build and publish every dataset, then verify (offline)."""
+        allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
+        live: Annotated[bool, typer.Option(help="the live services of PF_UPSTREAMS__* and the credentials in the "
+                                                "environment, incrementally (no world, no replica)")] = False,
+        plan: Annotated[bool, typer.Option(help="with --live: list what would be fetched, download nothing")] = False) -> None:
+    """Generate/serve the world, ingest, build and publish every dataset, then verify (offline by default)."""
+    if plan and not live:
+        raise PFError("--plan lists a live night", "use pf run --live --plan")
+    if live and faults:
+        raise PFError("--faults rehearses the replica", "drop --faults with --live")
     parse_scale(scale)
     if faults:
         from patentfactory.sim.upstream.faults import Faults, FaultSpecError
@@ -42,9 +49,17 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     from flows.nightly import nightly
 
     started = time.monotonic()
-    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults, allow_drift=allow_drift)
-    out.print(f"uspto: {result['uspto']['files']} weekly files, {result['uspto']['records']}", soft_wrap=True)
-    out.print(f"lens: {result['lens']['files']} files, {result['lens']['records']}", soft_wrap=True)
+    if plan:
+        for p in nightly(data_dir=str(data_dir), out=out_root, sources="live", plan_only=True)["plan"]:
+            out.print(p["line"], soft_wrap=True)
+        return
+    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults,
+                     sources="live" if live else "replica", allow_drift=allow_drift)
+    for name, why in ((n, w) for n, w in result["deferred"].items() if n.startswith("source:")):
+        out.print(f"[yellow]stopped[/] {name.removeprefix('source:')}: {why}", soft_wrap=True)
+    for src, what in (("uspto", "weekly files"), ("lens", "files")):
+        if result[src]:
+            out.print(f"{src}: {result[src]['files']} {what}, {result[src]['records']}", soft_wrap=True)
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         pub = result[name]
         if pub is None and name in result.get("blocked", {}):
@@ -53,6 +68,8 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
             out.print(f"[yellow]deferred[/] {name}: {result['deferred'][name]}")
         elif pub is None:
             out.print(f"[yellow]skipped[/] {name}: nothing to publish from this world (see the log)")
+        elif pub.get("created") is False:
+            out.print(f"unchanged {name} {pub['version']}: nothing new, LATEST stays")
         else:
             out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
     for name, ev in result["eval"].items():

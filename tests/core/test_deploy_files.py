@@ -38,3 +38,24 @@ def test_prefect_yaml_entrypoints_exist_and_nightly_is_scheduled():
             "ingest-ptab", "ingest-ops", "evaluate"} <= names
     nightly = next(d for d in doc["deployments"] if d["entrypoint"].endswith(":nightly"))
     assert nightly["schedules"][0]["cron"] == "0 2 * * *"
+
+
+def test_production_nightly_is_live_scheduled_once_at_a_time_and_compose_passes_its_settings():
+    doc = yaml.safe_load((REPO / "prefect.yaml").read_text())
+    prod = next(d for d in doc["deployments"] if d["name"] == "production")
+    assert prod["entrypoint"] == "flows/nightly.py:nightly"
+    assert prod["parameters"]["sources"] == "live"
+    assert prod["schedules"][0]["cron"] == "0 2 * * *" and prod["schedules"][0]["timezone"] == "UTC"
+    assert prod["concurrency_limit"]["limit"] == 1
+    sample = next(d for d in doc["deployments"] if d["name"] == "sample" and d["entrypoint"].endswith(":nightly"))
+    assert sample["parameters"].get("sources", "replica") == "replica"
+    from flows.nightly import nightly
+
+    assert {"sources", "plan_only"} <= set(nightly.parameters.properties)
+    env = yaml.safe_load((REPO / "docker-compose.yml").read_text())["services"]["worker"]["environment"]
+    readme = (REPO / "README.md").read_text()
+    for var in ("USPTO_ODP_API_KEY", "EPO_OPS_KEY", "EPO_OPS_SECRET", "PF_UPSTREAMS__LENS_EXPORTS", "PF_SINCE",
+                "PF_UPSTREAMS__ODP_BASE_URL", "PF_UPSTREAMS__OPS_BASE_URL", "PF_UPSTREAMS__SPARQL_ENDPOINT",
+                "PF_PATHS__DATA_DIR", "PF_PATHS__PUBLISHED_ROOT", "PF_S3_ENDPOINT_URL"):
+        assert var in env, f"the worker does not pass {var} through"
+        assert var in readme, f"README's Operations section does not name {var}"
