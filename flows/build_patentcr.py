@@ -33,7 +33,7 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
 
     settings = Settings.load()
     stats = fetch_claim_revisions(data_dir, ops_client_from_settings(settings, ops_url), params,
-                                  Recheck(settings.ops_404_recheck_days))
+                                  Recheck(settings.ops_404_recheck_days), settings.ops_concurrency)
     log_counts("fetch-claim-revisions", records_in=stats["grants"], records_out=stats["pairs"],
                rejected=sum(stats["dropped"].values()), unit="grants -> pairs", search_hits=stats["search_hits"],
                not_b1=stats["not_b1"], out_of_range=stats["out_of_range"], ops_404=stats["ops_404"],

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from patentfactory import stages
-from patentfactory.stages.ingest import IngestStats, Stores, ingest_file
+from patentfactory import progress, stages
+from patentfactory.stages.ingest import IngestStats, Stores, bar_label, ingest_file
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
 from patentfactory.store.storage import Storage
@@ -80,10 +80,12 @@ def record_ledger_task(data_dir: str, rows: list[dict]) -> int:
 def ingest_weekly_files(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
     """The fan-out body, for any flow (this one, the nightly): runs on the calling flow's task runner."""
     files = list_task(base_url, start, end, api_key)
+    progress.expect(bar_label(SOURCE), len(files))
     skipped, futures = [], []
     for f in files:
         path = fetch_file_task(data_dir, base_url, f, api_key)
         if path is None:
+            progress.advance(bar_label(SOURCE))
             skipped.append(asdict(IngestStats(SOURCE, files=1, skipped=1)))
         else:
             futures.append(parse_file_task.submit(data_dir, path))

@@ -86,10 +86,12 @@ class Settings(BaseSettings):
     dask_threads_per_worker: int = Field(1, ge=1)
     dask_processes: bool = True
     # Fan-out sizes (issue 18): decisions per PTAB PDF-reading task, texts per dense-embedding task,
-    # SemOpenAlex requests in flight at once (public endpoint: keep it at 1-2; a local mirror takes more).
+    # SemOpenAlex requests in flight at once (public endpoint: keep it at 1-2; a local mirror takes more),
+    # OPS grants fetched at once through one shared client (its throttle colours pace the starts whatever this is).
     ptab_batch: int = Field(25, ge=1)
     embed_chunk: int = Field(4096, ge=1)
     sparql_concurrency: int = Field(1, ge=1)
+    ops_concurrency: int = Field(4, ge=1)
     # Memory budget of one stage (stages/memory.py): over it the stage fails with one line naming it.
     # None: 85 % of the machine's (or container's) memory. Sampled every memory_check_s seconds.
     memory_budget_gb: float | None = Field(None, gt=0)

@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from patentfactory import __version__
+from patentfactory import __version__, progress
 
 log = logging.getLogger(__name__)
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -171,9 +171,11 @@ class HttpClient:
             if resp.status_code >= 400:
                 raise HttpError(f"GET {_safe(resp.url)}: HTTP {resp.status_code}", resp.status_code)
             mode = "ab" if have and resp.status_code == 206 else "wb"
+            progress.expect("downloads (MB)", int(resp.headers.get("Content-Length") or 0) / 1e6)
             with open(part, mode) as fh:
                 for chunk in resp.iter_content(1 << 20):
                     fh.write(chunk)
+                    progress.advance("downloads (MB)", len(chunk) / 1e6)
 
 
 def _safe(url: str) -> str:

@@ -17,6 +17,7 @@ import unicodedata
 import zlib
 from dataclasses import dataclass, field
 
+from patentfactory import progress
 from transforms.opinions import strip_cover
 
 log = logging.getLogger(__name__)
@@ -119,15 +120,21 @@ def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -
     if scans > MAX_OCR_PAGES:
         raise PdfUnreadable(f"too many pages without text: {scans} would need OCR (cap {MAX_OCR_PAGES})")
     pages = []
+    progress.expect("PDF pages", len(layers))
     for i, text in enumerate(layers):
-        if len(text.strip()) >= min_chars:
-            pages.append(PageText(i + 1, text, "pdf"))
-            continue
-        try:
-            pages.append(PageText(i + 1, _ocr_page(data, i, dpi), "ocr"))
-        except Exception as exc:  # noqa: BLE001 - tesseract/pdfium failures are a reject, not a crash
-            raise PdfUnreadable(f"ocr failed on page {i + 1}: {type(exc).__name__}: {exc}"[:300]) from None
+        pages.append(_page_text(data, i, text, min_chars, dpi))
+        progress.advance("PDF pages")
     return pages
+
+
+def _page_text(data: bytes, i: int, layer: str, min_chars: int, dpi: int) -> PageText:
+    """Page `i` from its text layer when that has `min_chars` characters, else from OCR."""
+    if len(layer.strip()) >= min_chars:
+        return PageText(i + 1, layer, "pdf")
+    try:
+        return PageText(i + 1, _ocr_page(data, i, dpi), "ocr")
+    except Exception as exc:  # noqa: BLE001 - tesseract/pdfium failures are a reject, not a crash
+        raise PdfUnreadable(f"ocr failed on page {i + 1}: {type(exc).__name__}: {exc}"[:300]) from None
 
 
 def decision_origin(pages: list[PageText]) -> str:

@@ -34,14 +34,20 @@ out = Console()
 
 
 def friendly(fn):
-    """Turn expected errors into one line + hint + exit 2 (tracebacks only with PF_DEBUG=1)."""
+    """Turn expected errors into one line + hint + exit 2 (tracebacks only with PF_DEBUG=1).
+
+    On a terminal, long stages draw progress bars (patentfactory.progress) while the command runs.
+    """
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         import os
 
+        from patentfactory import progress
+
         quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
         try:
-            return fn(*args, **kwargs)
+            with progress.bars(console):
+                return fn(*args, **kwargs)
         except (PFError, SchemaError, ValueError, OSError) as exc:
             if os.environ.get("PF_DEBUG"):
                 raise

@@ -43,8 +43,8 @@ class Encoder:
         return np.stack([self.cache[t] for t in texts])
 
 
-def _quiet_progress_bars() -> None:
-    """transformers draws a weight-loading bar on stderr; eval output is the score table only."""
+def quiet_progress_bars() -> None:
+    """transformers draws a weight-loading bar on stderr; output stays the summary lines (and our own bars)."""
     try:
         from transformers.utils import logging as hf_logging
 
@@ -67,7 +67,7 @@ def load_encoder(model_path: str | Path | None = None, batch_size: int = 64) -> 
             raise PFError(f"model folder {path} does not exist",
                           "pass a local SentenceTransformer folder with --model, or leave it out for all-MiniLM-L6-v2")
     log.info("loading encoder %s from %s", name, path)
-    _quiet_progress_bars()
+    quiet_progress_bars()
     model = SentenceTransformer(str(path), device="cpu")
 
     def encode(texts: list[str]) -> np.ndarray:

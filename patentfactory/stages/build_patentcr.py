@@ -11,13 +11,17 @@ DOCDB family-id is written to the warehouse's `reported_families` (used by famil
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
@@ -85,6 +89,18 @@ class PatentCRStats:
         out = asdict(self)
         out["ops_404_items"] = sorted(self.ops_404_items)[:50]
         return out
+
+    def add(self, other: "PatentCRStats") -> None:
+        """Add one grant's counts (fan-out: each grant counts on its own, merged in grant order)."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "ops_404_recheck_days":
+                continue
+            if isinstance(mine, dict):
+                for k, v in theirs.items():
+                    mine[k] = mine.get(k, 0) + v
+            else:
+                setattr(self, f.name, mine + theirs)
 
 
 def windows(start: date, end: date, days: int) -> list[tuple[date, date]]:
@@ -207,24 +223,54 @@ def fetch_revision(client: OpsClient, stores: Stores, grant: str, params: Patent
             "claims_after": after_c}
 
 
+def _fetch_grants(client: OpsClient, stores: Stores, grants: list[str], params: PatentCRParams,
+                  recheck: Recheck, concurrency: int) -> list[tuple[dict | None, PatentCRStats, list[dict]]]:
+    """(row, counts, family ids) per grant, in grant order, fetched by `concurrency` threads sharing one client
+    (its start slots keep the pace OPS asks for). OPS saying stop ends the whole fan-out: what was fetched is
+    cached and the ledger has it, so the next run asks only for the rest."""
+    def one(grant: str) -> tuple[dict | None, PatentCRStats, list[dict]]:
+        stats, families = PatentCRStats(), []
+        return fetch_revision(client, stores, grant, params, stats, recheck, families), stats, families
+
+    if concurrency <= 1:
+        return _in_order([functools.partial(one, g) for g in grants])
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="ops") as pool:
+        futures = [pool.submit(one, g) for g in grants]
+        try:
+            return _in_order([f.result for f in futures])
+        finally:
+            for f in futures:
+                f.cancel()  # after a stop: the grants not started yet are not asked
+
+
+def _in_order(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Each call's result in order; OPS saying stop becomes the nightly's `SourceStopped` (a deferral)."""
+    out = []
+    for done, call in enumerate(calls):
+        try:
+            out.append(call())
+        except OpsStopped as exc:
+            raise SourceStopped(f"patentcr: OPS asked to stop after {done} of {len(calls)} grants ({exc})",
+                                "run again later (e.g. the next night): the documents fetched so far are cached "
+                                "and not asked for again") from exc
+    return out
+
+
 def fetch_claim_revisions(data_dir: str | Path, client: OpsClient, params: PatentCRParams = PatentCRParams(),
-                          recheck: Recheck = Recheck()) -> dict:
-    """Search, fetch and pair; write the pairs as one warehouse part per date range. Returns stats."""
+                          recheck: Recheck = Recheck(), concurrency: int = 1) -> dict:
+    """Search, fetch and pair (`concurrency` grants at a time); write the pairs as one warehouse part per date
+    range. Returns stats. The rows and counts do not depend on `concurrency`."""
     stores = stores_for(data_dir)
     stats = PatentCRStats(ops_404_recheck_days=recheck.days)
     grants = list_grants(client, params, stats)
-    log.info("patentcr: %d B1 grants listed for %s..%s", len(grants), params.start, params.end)
+    log.info("patentcr: %d B1 grants listed for %s..%s (%d at a time)", len(grants), params.start, params.end,
+             concurrency)
     rows: list[dict] = []
     families: list[dict] = []
     with stores.ledger.batch():
-        for done, grant in enumerate(grants):
-            try:
-                row = fetch_revision(client, stores, grant, params, stats, recheck, families)
-            except OpsStopped as exc:
-                raise SourceStopped(
-                    f"patentcr: OPS asked to stop after {done} of {len(grants)} grants ({exc})",
-                    "run again later (e.g. the next night): the documents fetched so far are cached and "
-                    "not asked for again") from exc
+        for row, counts, fams in _fetch_grants(client, stores, grants, params, recheck, concurrency):
+            stats.add(counts)
+            families.extend(fams)
             if row:
                 rows.append(row)
     item = f"patentcr_{params.start:%Y%m%d}_{params.end:%Y%m%d}"
@@ -345,5 +391,5 @@ def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsC
                                params: PatentCRParams = PatentCRParams(), allow_drop: bool = False, allow_drift: bool = False,
                                recheck: Recheck = Recheck()) -> Published:
     """Fetch, pair and publish in one call (the CLI and the flow's single-task path)."""
-    stats = fetch_claim_revisions(data_dir, client, params, recheck)
+    stats = fetch_claim_revisions(data_dir, client, params, recheck, Settings.load().ops_concurrency)
     return publish_patentcr(data_dir, out_root, stats, params, allow_drop=allow_drop, allow_drift=allow_drift)

@@ -48,9 +48,12 @@ def load_model() -> Any:
 
     from sentence_transformers import SentenceTransformer
 
+    from patentfactory.evaluation.encoders import quiet_progress_bars
+
     pkg = importlib.import_module(MODEL_PACKAGE)
     import torch
 
+    quiet_progress_bars()
     return SentenceTransformer(str(pkg.get_model_path()), device="cuda" if torch.cuda.is_available() else "cpu")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from schemas import REJECTS
 from sources.records import ParseResult
 
+from patentfactory import progress as bars
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
 from patentfactory.store.storage import Storage
@@ -57,9 +58,23 @@ def _drop_item_parts(wh: Warehouse, item: str) -> None:
         wh.storage.rm(rel)
 
 
-@within_budget("ingest-file")
+def bar_label(source: str) -> str:
+    """The progress bar a source's files count on."""
+    return {"uspto_bulk": "weekly files", "lens": "Lens exports"}.get(source, f"{source} files")
+
+
 def ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser_version: str,
                 stats: IngestStats) -> None:
+    """Raw cache, warehouse parts and ledger row of one upstream file (one `<source> files` bar step)."""
+    try:
+        _ingest_file(stores, source, path, parse, parser_version, stats)
+    finally:
+        bars.advance(bar_label(source))
+
+
+@within_budget("ingest-file")
+def _ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser_version: str,
+                 stats: IngestStats) -> None:
     item = path.name
     stats.files += 1
     try:
@@ -111,6 +126,8 @@ def _record_failure(stores: Stores, source: str, item: str, exc: Exception, stat
 def ingest_files(stores: Stores, source: str, paths: Iterable[Path], parse: ParseFn, parser_version: str,
                  progress: Callable[[str], None] | None = None) -> IngestStats:
     stats = IngestStats(source)
+    paths = list(paths)
+    bars.expect(bar_label(source), len(paths))
     for path in paths:
         if progress:
             progress(path.name)

@@ -12,7 +12,9 @@ from datetime import date
 from pathlib import Path
 
 from patentfactory.config import Settings
-from .ingest import IngestStats, Stores, ingest_file, ingest_files
+from patentfactory import progress as bars
+
+from .ingest import IngestStats, Stores, bar_label, ingest_file, ingest_files
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 
@@ -56,6 +58,7 @@ def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_
     path = fetch_uspto_file(data_dir, base_url, bulk_file, api_key, stores.ledger)
     if path is None:
         stats.files, stats.skipped = 1, 1
+        bars.advance(bar_label("uspto_bulk"))
         return asdict(stats)
     ingest_file(stores, "uspto_bulk", path, parse_file, USPTO_PARSER_VERSION, stats)
     return asdict(stats)
@@ -78,8 +81,9 @@ def ingest_uspto(data_dir: str | Path, base_url: str, start: date, end: date, ap
                  products: tuple[str, ...] = ("PTGRXML", "APPXML"),
                  progress: Callable[[str], None] | None = None) -> dict:
     """List weekly files on the ODP bulk API, download what is missing, parse what is new."""
-    parts = []
-    for f in list_uspto(base_url, start, end, api_key, products):
+    parts, files = [], list_uspto(base_url, start, end, api_key, products)
+    bars.expect(bar_label("uspto_bulk"), len(files))
+    for f in files:
         if progress:
             progress(f["name"])
         parts.append(ingest_uspto_file(data_dir, base_url, f, api_key))

@@ -21,6 +21,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from patentfactory import progress
+
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,7 @@ class EmbeddingCache:
         buf = io.BytesIO()
         pq.write_table(pa.table({"key": keys, "vector": column}), buf, compression="zstd")
         self.storage.write_bytes(f"part-{text_key(''.join(keys))[:16]}.parquet", buf.getvalue())
+        progress.advance("embedding", len(keys))
         self._load().update(zip(keys, vectors))
 
     def put(self, texts: list[str], encode: Encoder) -> int:
@@ -75,6 +78,7 @@ class EmbeddingCache:
             known = self._load()
             keys = [text_key(t) for t in texts]
             missing = sorted({k: t for k, t in zip(keys, texts) if k not in known}.items())
+            progress.expect("embedding", len(missing))
             if fill is not None and missing:
                 fill([[t for _, t in missing[i:i + part_size]] for i in range(0, len(missing), part_size)])
                 self._vectors = None  # the chunks' parts were written elsewhere: read them back

@@ -5,11 +5,17 @@ The token is cached until shortly before it expires and refreshed on a 401. Ever
 search=green:30)`) sets the pace per service: green -> the advertised rate, yellow -> half of it,
 red -> a long pause, black -> stop (OpsStopped). A 403 with a quota reason stops too. Credentials
 come from the caller (env via config), are sent only in the auth request and never logged.
+
+One client may be shared by several threads (the Patent-CR fetch fans out over grants): each request
+reserves the next start slot of its service under a lock, so the starts stay spaced by the current colour's
+pace however many threads ask, and concurrency only hides latency. Red spaces starts by 10 s or more, which
+makes any pool effectively serial; black stops every thread.
 """
 from __future__ import annotations
 
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -23,6 +29,7 @@ LIVE_BASE_URL = "https://ops.epo.org/3.2"
 _SERVICE = re.compile(r"(\w+)=(green|yellow|red|black):(\d+)")
 _STATE = re.compile(r"^\s*(idle|busy|overloaded)")
 PAUSE = {"green": 1.0, "yellow": 2.0, "red": 10.0}
+FIRST_PACE = 1.0  # seconds between starts while no answer has told the pace yet (a concurrent first burst)
 
 
 class OpsStopped(RuntimeError):
@@ -71,6 +78,9 @@ class OpsClient:
         self._expires = 0.0
         self.throttle = Throttle()
         self.requests = 0
+        self._lock = threading.Lock()  # token, throttle, counters and start slots
+        self._token_lock = threading.Lock()
+        self._last_start: dict[str, float] = {}
 
     def __repr__(self) -> str:  # never show credentials
         return f"OpsClient({self.http.base_url!r})"
@@ -87,22 +97,37 @@ class OpsClient:
         return self._token
 
     def token(self) -> str:
-        if self._token is None or time.monotonic() >= self._expires:
-            return self._fetch_token()
-        return self._token
+        with self._token_lock:  # one refresh, however many threads find the token expired
+            if self._token is None or time.monotonic() >= self._expires:
+                return self._fetch_token()
+            return self._token
+
+    def _reserve(self, service: str) -> float:
+        """Seconds this request waits: its start slot is one pace (at the latest colour) after the slot of
+        the service's previous request, so concurrent callers queue up instead of bursting."""
+        with self._lock:
+            now, last = time.monotonic(), self._last_start.get(service)
+            pace = self.throttle.delay(service) if self.throttle.services else FIRST_PACE
+            slot = now if last is None else max(now, last + pace)
+            self._last_start[service] = slot
+            return slot - now
 
     def get(self, path: str, params: dict | None = None, headers: dict | None = None) -> requests.Response | None:
         """GET a REST path (below `rest-services/`); None for 404; raises OpsStopped on black/quota."""
         service = _service_of(path)
-        self._sleep(self.throttle.delay(service)) if self.requests else None
+        wait = self._reserve(service)
+        if wait:
+            self._sleep(wait)
         for attempt in range(2):
             hdrs = {"Authorization": f"Bearer {self.token()}", **(headers or {})}
             resp = self.http.get(f"rest-services/{path.lstrip('/')}", params=params, headers=hdrs)
-            self.requests += 1
-            self.throttle = Throttle.parse(resp.headers.get("X-Throttling-Control"))
+            with self._lock:
+                self.requests += 1
+                self.throttle = Throttle.parse(resp.headers.get("X-Throttling-Control"))
             if resp.status_code == 401 and attempt == 0:
                 log.info("OPS token rejected; refreshing")
-                self._token = None
+                with self._token_lock:
+                    self._token = None
                 continue
             break
         if resp.status_code == 404:

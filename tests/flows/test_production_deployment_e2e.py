@@ -31,7 +31,7 @@ def _night(env: dict) -> str:
     worker = _prefect(env, "worker", "start", "--pool", "local-pool", "--run-once", timeout=900)
     state = _prefect(env, "flow-run", "inspect", match.group(1))
     assert "COMPLETED" in state, worker[-3000:]
-    return worker
+    return worker + _prefect(env, "flow-run", "logs", match.group(1))
 
 
 def _fetched(ledger_root: Path) -> dict[tuple[str, str], str]:
@@ -49,7 +49,8 @@ def test_production_nightly_three_nights(prefect_server, served_world, tmp_path:
         env = {**prefect_server, "PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
                "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
-               "PF_PATHS__DATA_DIR": str(data), "PF_PATHS__PUBLISHED_ROOT": str(out)}
+               "PF_PATHS__DATA_DIR": str(data), "PF_PATHS__PUBLISHED_ROOT": str(out),
+               "PREFECT_LOGGING_LEVEL": "INFO"}  # the summary lines are INFO logs (tests/conftest.py quiets them)
         _prefect(env, "work-pool", "create", "local-pool", "--type", "process")
         _prefect(env, "--no-prompt", "deploy", "--name", "nightly/production")
 

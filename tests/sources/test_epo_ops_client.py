@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -59,10 +60,12 @@ def test_throttle_colours_pace_and_black_stops(world):
     sleeps: list[float] = []
     with Replica(world, faults="red@/3.2/rest-services*1") as rep:
         ops = _client(rep.base_url, sleeps)
+        started = time.monotonic()
         ops.published(DOC, "biblio")
         assert ops.throttle.services["retrieval"][0] == "red"
         ops.published(DOC, "claims")
-        assert sleeps and sleeps[-1] >= 10.0, "red -> long pause before the next retrieval call"
+        # starts are spaced by the pace: 10 s after the previous start, so the wait is 10 s less the time since
+        assert sleeps and sleeps[-1] >= 10.0 - (time.monotonic() - started), "red -> long pause before the next call"
     with Replica(world, faults="black@/3.2/rest-services*1") as rep:
         with pytest.raises(OpsStopped, match="quota or block"):
             _client(rep.base_url, []).published(DOC, "biblio")
@@ -90,3 +93,27 @@ def test_search_pages_by_range(world):
 def test_missing_credentials_is_a_clear_error():
     with pytest.raises(ValueError, match="EPO_OPS_KEY and EPO_OPS_SECRET"):
         OpsClient("", "")
+
+
+def test_one_client_shared_by_threads_keeps_the_pace(world):
+    """Eight threads asking at once through one client: the starts are spaced by the pace the replica's green
+    header sets (retrieval 200/min -> 0.3 s), not a burst of eight; every answer arrives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    starts: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        time.sleep(seconds)
+        starts.append(time.monotonic())
+
+    with Replica(world) as rep:
+        ops = OpsClient("my-key", "my-secret", rep.base_url + "/3.2", sleep=sleep)
+        ops.published(DOC, "biblio")  # the first answer tells the pace
+        begun = time.monotonic()
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda _: ops.published(DOC, "claims"), range(8)))
+        elapsed = time.monotonic() - begun
+    assert all(a and b"<claims" in a for a in answers)
+    assert len(starts) >= 7 and elapsed >= 7 * 0.3 - 0.31, (elapsed, starts)
+    gaps = [b - a for a, b in zip(sorted(starts), sorted(starts)[1:])]
+    assert min(gaps) >= 0.25, gaps
