@@ -37,12 +37,14 @@ def read_inputs(wh: Warehouse) -> dict[str, pl.DataFrame]:
     families = wh.frame("families")
     if families.filter(pl.col("family_kind") == "simple").height == 0:
         families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
-    # descriptions: only the family representatives' (the one use, task 4-2), filtered part by part as read;
-    # the whole table is the warehouse's largest (hundreds of GB of full text at real size)
+    # descriptions and claims: only the family representatives' (their one use: tasks 4-1, 4-2), filtered part
+    # by part as read (full text is the warehouse's bulk: hundreds of GB at real size); citations: the edge
+    # columns only (NPL strings are most of that table's bytes)
     reps = representatives(pubs.lazy(), families.lazy()).select("pub_id").collect()["pub_id"]
-    return {"publications": pubs, "families": families, "claims": wh.frame("claims"),
-            "citations": wh.frame("citations"),
-            "descriptions": wh.lean_frame("descriptions", where=pl.col("pub_id").is_in(reps.implode()))}
+    of_reps = pl.col("pub_id").is_in(reps.implode())
+    return {"publications": pubs, "families": families, "claims": wh.lean_frame("claims", where=of_reps),
+            "citations": wh.lean_frame("citations", skip=("cited_npl", "category", "cited_by")),
+            "descriptions": wh.lean_frame("descriptions", where=of_reps)}
 
 
 def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:

@@ -163,7 +163,10 @@ def build_cases(wh: Warehouse, seed: int, counts: dict[str, int]) -> pl.DataFram
     df = pilot.filter_decisions(pilot.prepare_decisions(dec), counts)
     df = pilot.filter_split(opinions.split_frame(df), counts)
     df = ptab_labels.add_labels(df)
-    df = pilot.align_publications(df, wh.lean_frame("publications", skip=("raw",)), wh.frame("claims"))
+    # only the publications of the decided applications, and their claims, are read (row pushdown per part)
+    pubs = wh.lean_frame("publications", skip=("raw",), where=pl.col("app_id").is_in(df["app_id"].unique().implode()))
+    claims = wh.lean_frame("claims", where=pl.col("pub_id").is_in(pubs["pub_id"].implode()))
+    df = pilot.align_publications(df, pubs, claims)
     counts["aligned"] = int(df["pub_id"].is_not_null().sum())
     counts["unaligned"] = df.height - counts["aligned"]
     return pilot.assign_splits(pilot.add_settings(df), seed)
