@@ -13,10 +13,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from rich import filesize
 from rich.console import Console
+from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 _lock = threading.Lock()
-_bars = None  # rich.progress.Progress while `bars` is open
+_bars: Progress | None = None  # while `bars` is open
 _tasks: dict[str, int] = {}
 
 
@@ -31,9 +34,7 @@ def bars(console: Console) -> Iterator[bool]:
     if not enabled(console):
         yield False
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (TextColumn("{task.description:<16}"), BarColumn(), _Count(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         with _lock:
             _bars = progress
@@ -44,20 +45,30 @@ def bars(console: Console) -> Iterator[bool]:
                 _bars, _ = None, _tasks.clear()
 
 
-def _task(label: str) -> int | None:
+class _Count(ProgressColumn):
+    """`12/40`, or `1.2 MB/3.4 GB` on a bar counting bytes."""
+
+    def render(self, task: Task) -> Text:
+        done, total = int(task.completed), int(task.total or 0)
+        if task.fields.get("unit") == "bytes":
+            return Text(f"{filesize.decimal(done)}/{filesize.decimal(total)}")
+        return Text(f"{done}/{total}")
+
+
+def _task(label: str, unit: str = "") -> int | None:
     if _bars is None:
         return None
     if label not in _tasks:
-        _tasks[label] = _bars.add_task(label, total=0)
+        _tasks[label] = _bars.add_task(label, total=0, unit=unit)
     return _tasks[label]
 
 
-def expect(label: str, n: float) -> None:
-    """`n` more units of work are coming under `label` (a bar is created on first use)."""
+def expect(label: str, n: float, unit: str = "") -> None:
+    """`n` more units of work are coming under `label` (a bar is created on first use; unit "bytes" shows sizes)."""
     if _bars is None or n <= 0:
         return
     with _lock:
-        task = _task(label)
+        task = _task(label, unit)
         if task is not None:
             _bars.update(task, total=(_bars.tasks[task].total or 0) + n)
 

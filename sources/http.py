@@ -171,11 +171,11 @@ class HttpClient:
             if resp.status_code >= 400:
                 raise HttpError(f"GET {_safe(resp.url)}: HTTP {resp.status_code}", resp.status_code)
             mode = "ab" if have and resp.status_code == 206 else "wb"
-            progress.expect("downloads (MB)", int(resp.headers.get("Content-Length") or 0) / 1e6)
+            progress.expect("downloads", int(resp.headers.get("Content-Length") or 0), unit="bytes")
             with open(part, mode) as fh:
                 for chunk in resp.iter_content(1 << 20):
                     fh.write(chunk)
-                    progress.advance("downloads (MB)", len(chunk) / 1e6)
+                    progress.advance("downloads", len(chunk))
 
 
 def _safe(url: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +18,11 @@ from rich.table import Table
 from schemas import SchemaError
 
 from patentfactory.errors import PFError
+
+# Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads.
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="patentfactory: rebuild patent benchmarks from public sources as versioned Parquet.")

@@ -57,9 +57,10 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
                      sources="live" if live else "replica", allow_drift=allow_drift)
     for name, why in ((n, w) for n, w in result["deferred"].items() if n.startswith("source:")):
         out.print(f"[yellow]stopped[/] {name.removeprefix('source:')}: {why}", soft_wrap=True)
-    for src, what in (("uspto", "weekly files"), ("lens", "files")):
+    for src, what in (("uspto", "weekly files"), ("lens", "export files")):
         if result[src]:
-            out.print(f"{src}: {result[src]['files']} {what}, {result[src]['records']}", soft_wrap=True)
+            rows = ", ".join(f"{n:,} {table}" for table, n in result[src]["records"].items())
+            out.print(f"{src}: {result[src]['files']} {what}; {rows or 'nothing new'}", soft_wrap=True)
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         pub = result[name]
         if pub is None and name in result.get("blocked", {}):
