@@ -1,0 +1,113 @@
+"""Rehearsal of a first real night: the production-shaped nightly on a `real`-profile world, per task runner.
+
+The world (`pf generate --profile real --scale N`: the real sources' ratios) is served the way the real
+services look to the pipeline: `pf upstream serve` in its own process (USPTO ODP weekly files, PTAB search +
+PDFs, EPO OPS) and an oxigraph SPARQL endpoint (SemOpenAlex), the Lens exports in a drop folder. The nightly
+runs as `nightly(sources="live")` in a child process with only the live settings pointing at them, once per
+runner (`thread`, and `dask`: a local cluster of `--workers` processes), each from an empty data dir.
+Reported per runner: wall, CPU seconds (the nightly and its workers; the replica's own CPU is not counted),
+peak RSS of the largest process, warehouse rows and the night's one line per dataset.
+Peak RSS is the largest process so far (the second runner's figure includes the first's).
+Usage: python benchmarks/rehearsal.py --scale 3000 [--runners thread,dask] [--workers 2] [--profile full]
+Last line: `rehearsal_us_publications_per_hour: <publications per wall hour, slowest runner> per_hour`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+NIGHT = """
+import json, sys
+from flows.nightly import nightly
+r = nightly(data_dir=sys.argv[1], out=sys.argv[2], sources="live", profile=sys.argv[3])
+print("RESULT " + json.dumps({"summary": r["summary"]}))
+"""
+
+
+def generate(world: Path, scale: int, seed: int) -> dict:
+    from patentfactory.sim.generator import generate_world
+    from patentfactory.sim.generator.profiles import profile_spec
+
+    generate_world(world, scale, seed, profile_spec("real", scale, seed))  # every renderer
+    return json.loads((world / "world.json").read_text())["counts"]
+
+
+def night(env: dict, data: Path, out: Path, profile: str, log: Path) -> dict:
+    """One nightly in a child process: wall, CPU (user+sys of it and its waited descendants), peak RSS."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    with open(log, "w") as fh:
+        proc = subprocess.run([sys.executable, "-c", NIGHT, str(data), str(out), profile], env=env, cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=fh, text=True)
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = next((json.loads(line[7:]) for line in proc.stdout.splitlines() if line.startswith("RESULT ")), {})
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"rc": proc.returncode, "wall_s": wall, "cpu_s": cpu, "peak_rss_mb": after.ru_maxrss / 1024,
+            "summary": result.get("summary", [f"failed, see {log}"])}
+
+
+def warehouse_rows(data: Path) -> dict[str, int]:
+    from patentfactory.store.storage import Storage
+    from patentfactory.store.warehouse import Warehouse
+
+    return Warehouse(Storage(data / "warehouse")).counts()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scale", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runners", default="thread,dask")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--profile", default="", help="PatenTEB thresholds: sample | full (default: as the nightly "
+                                                   "picks by scale, full from 5000)")
+    ap.add_argument("--keep", type=Path, help="work folder to keep (default: a temporary one)")
+    args = ap.parse_args()
+    from patentfactory.sim.upstream.process import served
+    from patentfactory.sim.upstream.sparql import sparql_replica
+
+    root = args.keep or Path(tempfile.mkdtemp(prefix="pf-rehearsal-"))
+    world, drop = root / "world", root / "lens-drop"
+    t0 = time.monotonic()
+    counts = generate(world, args.scale, args.seed)
+    drop.mkdir(parents=True, exist_ok=True)
+    for f in (world / "lens").glob("*.jsonl"):
+        os.link(f, drop / f.name) if not (drop / f.name).exists() else None
+    us = sum(v for k, v in counts.items() if k.startswith("publications_US"))
+    print(f"world scale={args.scale}: {us:,} US publications, {counts['publications']:,} publications, "
+          f"{counts['ptab_decisions']:,} PTAB decisions, {counts['simple_families']:,} families, "
+          f"{counts.get('claim_revisions', 0):,} EP claim revisions (generated in {time.monotonic() - t0:.0f} s)")
+    rates = []
+    with served(world, root / "upstream.log") as url, \
+            sparql_replica(sorted((world / "semopenalex").glob("*.nq"))) as sparql:
+        for runner in args.runners.split(","):
+            env = {**os.environ, "PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
+                   "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
+                   "PF_SINCE": "1976-01-01", "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
+                   "PF_TASK_RUNNER": runner, "PF_DASK_WORKERS": str(args.workers), "HF_HUB_OFFLINE": "1",
+                   "PREFECT_LOGGING_LEVEL": "WARNING", "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+            data, out = root / runner / "data", root / runner / "published"
+            r = night(env, data, out, args.profile or ("sample" if args.scale < 5000 else "full"), root / f"{runner}.log")
+            rows = warehouse_rows(data)
+            print(f"{runner}: rc={r['rc']} wall {r['wall_s']:.0f} s, CPU {r['cpu_s']:.0f} s, "
+                  f"peak RSS {r['peak_rss_mb']:.0f} MB; warehouse {json.dumps(rows, sort_keys=True)}")
+            for line in r["summary"]:
+                print(f"  {line}")
+            rates.append(us / r["wall_s"] * 3600)
+    print(f"work folder: {root}")
+    print(f"rehearsal_us_publications_per_hour: {min(rates):.0f} per_hour")
+
+
+if __name__ == "__main__":
+    main()
