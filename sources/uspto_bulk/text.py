@@ -110,6 +110,7 @@ _PLAIN = re.compile(r"^[^\s\u00a0]+(?: [^\s\u00a0]+)*$")
 # Whitespace that str.strip/str.split know but _WS does not collapse (U+001C-1F, U+0085, U+2000-200A, ...).
 _OTHER_SPACE = tuple(c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n\r\f\v\u00a0")
 _ASCII_OTHER_SPACE = tuple(c for c in _OTHER_SPACE if c.isascii())
+_OTHER_BLANK = re.compile("[" + re.escape("".join(_OTHER_SPACE)) + "]")
 _ASCII_BLANKS = bytes(c for c in range(128) if chr(c).isspace() and c != 0x20)
 
 
@@ -130,11 +131,38 @@ def clean(text: str) -> str:
         return text
     if text.endswith("\n") and _PLAIN.match(text):  # `$` matches before a final newline, which stays
         return text
-    lines = text.replace("\r", "\n").split("\n")
+    text = text.replace("\r", "\n")
     if not any(map(text.__contains__, _ASCII_OTHER_SPACE if text.isascii() else _OTHER_SPACE)):
-        # only the blanks _WS collapses: str.split does the same, in C
-        return "\n".join([joined for line in lines if (joined := " ".join(line.split()))])
-    return "\n".join([stripped for line in lines if (stripped := _WS.sub(" ", line).strip())])
+        return _collapse(text)
+    # _WS never matches a newline, so one substitution over all lines is the same as one per line
+    return "\n".join([stripped for line in _WS.sub(" ", text).split("\n") if (stripped := line.strip())])
+
+
+def _collapse(text: str) -> str:
+    """`clean`'s line rule for a text whose only blanks are those _WS collapses: str.split does the same, in C."""
+    return "\n".join([joined for line in text.split("\n") if (joined := " ".join(line.split()))])
+
+
+_JOIN = "\n\ue001\n"  # a line of its own that clean keeps; never in a text handed to clean_many
+
+
+def clean_many(texts: list[str]) -> list[str]:
+    """`[clean(t) for t in texts]` in one pass for texts that are not blank and hold no U+E001.
+
+    `clean` works line by line, so the texts joined by a line of their own clean as a whole; cleaned alone
+    are a text that `clean` returns unchanged with its final newline (one plain line, then a newline) and
+    one holding the rarer blanks (thin spaces and the like), which `clean` keeps inside a line.
+    """
+    if len(texts) < 2:
+        return [clean(t) for t in texts]
+    alone = {i: clean(t) for i, t in enumerate(texts)
+             if (t[-1:] == "\n" and not t[:1].isspace()) or not t.isascii() and _OTHER_BLANK.search(t)}
+    rest = [t for i, t in enumerate(texts) if i not in alone] if alone else texts
+    cleaned = _collapse(_JOIN.join(rest).replace("\r", "\n")).split(_JOIN) if rest else []
+    if not alone:
+        return cleaned
+    it = iter(cleaned)
+    return [alone[i] if i in alone else next(it) for i in range(len(texts))]
 
 
 def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterable[str] = (),
@@ -263,13 +291,13 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
         visit(container)
         if pending:
             out.append((heading, None))
-    if raw and not _all_single_spaced([out[i][1] for i in raw]):
+    if raw and not all_single_spaced([out[i][1] for i in raw]):
         for i in raw:
             out[i] = (out[i][0], clean(out[i][1]))
     return out
 
 
-def _all_single_spaced(texts: list[str]) -> bool:
+def all_single_spaced(texts: list[str]) -> bool:
     """True if every text passes `_single_spaced` (one check over all of them; False may be conservative)."""
     joined = "|".join(texts)  # a blank next to a separator is a text's leading or trailing blank
     return _single_spaced(joined) and " |" not in joined and "| " not in joined
