@@ -12,6 +12,9 @@ import re
 _SEP = re.compile(r"[\s,./\-_]")
 _PUB = re.compile(r"^(?P<cc>[A-Z]{2})(?P<num>[A-Z]{0,3}\d+)(?P<kind>[A-Z]\d?)?$")
 _US_PGPUB = re.compile(r"^(?P<year>(19|20)\d{2})(?P<serial>\d{6,7})$")
+# compiled once: a weekly grant file normalises tens of thousands of cited numbers
+_NUMBER = re.compile(r"^([A-Z]*)(\d+)([A-Z]*)$")
+_CC = re.compile(r"[A-Z]{2}")
 
 
 class PatentIdError(ValueError):
@@ -20,10 +23,12 @@ class PatentIdError(ValueError):
 
 def normalise_number(number: str, country: str = "") -> str:
     """Strip separators and zero padding, keep letter prefixes; US pre-grant pubs keep year + 7 digits."""
-    raw = _SEP.sub("", str(number).strip().upper())
+    raw = str(number).strip().upper()
+    if not (raw.isascii() and raw.isalnum()):  # an ASCII letters-and-digits number has no separator
+        raw = _SEP.sub("", raw)
     if not raw:
         raise PatentIdError(f"empty patent number {number!r}")
-    m = re.match(r"^([A-Z]*)(\d+)([A-Z]*)$", raw)
+    m = _NUMBER.match(raw)
     if not m:
         raise PatentIdError(f"not a patent number: {number!r}")
     prefix, digits, tail = m.groups()
@@ -46,7 +51,7 @@ def normalise_number(number: str, country: str = "") -> str:
 def pub_id(country: str, number: str, kind: str | None) -> str:
     """DOCDB-style publication id; kind may be empty (then the id ends with '-')."""
     cc = (country or "").strip().upper()
-    if not re.fullmatch(r"[A-Z]{2}", cc):
+    if not _CC.fullmatch(cc):
         raise PatentIdError(f"bad country code {country!r} for number {number!r}")
     k = (kind or "").strip().upper()
     return f"{cc}-{normalise_number(number, cc)}-{k}"

@@ -139,8 +139,10 @@ def clean(text: str) -> str:
 
 
 def _collapse(text: str) -> str:
-    """`clean`'s line rule for a text whose only blanks are those _WS collapses: str.split does the same, in C."""
-    return "\n".join([joined for line in text.split("\n") if (joined := " ".join(line.split()))])
+    """`clean`'s line rule for a text whose only blanks are those _WS collapses: str.split does the same, in C
+    (a line that is already single-spaced is kept as it is: checking it costs less than splitting it)."""
+    return "\n".join([line if _single_spaced(line) else " ".join(line.split())
+                       for line in text.split("\n") if line and not line.isspace()])
 
 
 _JOIN = "\n\ue001\n"  # a line of its own that clean keeps; never in a text handed to clean_many

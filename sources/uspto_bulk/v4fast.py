@@ -237,14 +237,33 @@ def _related(r: _Reader) -> list[dict]:
     return out
 
 
+_CATEGORIES: dict[str, tuple[str | None, str | None]] = {}  # a closed vocabulary: `cited by examiner`, `X`, ...
+
+
+def _category(raw: str) -> tuple[str | None, str | None]:
+    """(report category, cited_by) of a citation's raw category text."""
+    hit = _CATEGORIES.get(raw)
+    if hit is None:
+        category = _text(raw)
+        hit = (report_category(category), cited_by_of(category))
+        if len(_CATEGORIES) < 256:
+            _CATEGORIES[raw] = hit
+    return hit
+
+
+def _code(raw: str) -> str | None:
+    """`upper_or_none` of a leaf's text (a country or kind code)."""
+    return raw.upper() if raw.isalnum() else upper_or_none(_text(raw))
+
+
 def _citations(r: _Reader) -> list[Citation]:
     out = []
     for category, has_patcit, *values in r.get("X"):
-        category = _text(category)
-        cit = Citation(category=report_category(category), cited_by=cited_by_of(category))
+        report, cited_by = _category(category)
+        cit = Citation(category=report, cited_by=cited_by)
         if has_patcit != "0":
-            country, number, kind = (upper_or_none(_text(values[0])), str_or_none(_text(values[1])),
-                                     upper_or_none(_text(values[2])))
+            number = values[1] if values[1].isalnum() else str_or_none(_text(values[1]))
+            country, kind = _code(values[0]), _code(values[2])
             cit.cited_pub_id = safe_pub_id(country, number, kind)
             if cit.cited_pub_id is None:
                 cit.cited_npl = " ".join(str(x) for x in (country, number, kind) if x) or None
