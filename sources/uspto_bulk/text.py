@@ -114,7 +114,7 @@ _OTHER_BLANK = re.compile("[" + re.escape("".join(_OTHER_SPACE)) + "]")
 _ASCII_BLANKS = bytes(c for c in range(128) if chr(c).isspace() and c != 0x20)
 
 
-def _single_spaced(text: str) -> bool:
+def single_spaced(text: str) -> bool:
     """True if the only blanks in `text` are single spaces between words (a fast, exact test, else False)."""
     if text.isascii():
         raw = text.encode("ascii")
@@ -127,7 +127,7 @@ def _single_spaced(text: str) -> bool:
 
 def clean(text: str) -> str:
     """Collapse runs of blanks, strip each line, drop empty lines."""
-    if _single_spaced(text):  # the common case: one line, single spaces, nothing to collapse
+    if single_spaced(text):  # the common case: one line, single spaces, nothing to collapse
         return text
     if text.endswith("\n") and _PLAIN.match(text):  # `$` matches before a final newline, which stays
         return text
@@ -141,7 +141,7 @@ def clean(text: str) -> str:
 def _collapse(text: str) -> str:
     """`clean`'s line rule for a text whose only blanks are those _WS collapses: str.split does the same, in C
     (a line that is already single-spaced is kept as it is: checking it costs less than splitting it)."""
-    return "\n".join([line if _single_spaced(line) else " ".join(line.split())
+    return "\n".join([line if single_spaced(line) else " ".join(line.split())
                        for line in text.split("\n") if line and not line.isspace()])
 
 
@@ -293,13 +293,13 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
         visit(container)
         if pending:
             out.append((heading, None))
-    if raw and not all_single_spaced([out[i][1] for i in raw]):
+    if raw and not _all_single_spaced([out[i][1] for i in raw]):
         for i in raw:
             out[i] = (out[i][0], clean(out[i][1]))
     return out
 
 
-def all_single_spaced(texts: list[str]) -> bool:
-    """True if every text passes `_single_spaced` (one check over all of them; False may be conservative)."""
+def _all_single_spaced(texts: list[str]) -> bool:
+    """True if every text passes `single_spaced` (one check over all of them; False may be conservative)."""
     joined = "|".join(texts)  # a blank next to a separator is a text's leading or trailing blank
-    return _single_spaced(joined) and " |" not in joined and "| " not in joined
+    return single_spaced(joined) and " |" not in joined and "| " not in joined

@@ -23,7 +23,7 @@ from .convert import (
     safe_pub_id, str_or_none, strip_claim_number, upper_or_none, yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, party, person
-from .text import BASE_BREAKS, DROP_TAGS, INLINE_PARENTS, TABLE, TABLE_TAGS, all_single_spaced, clean, clean_many
+from .text import BASE_BREAKS, DROP_TAGS, INLINE_PARENTS, TABLE, TABLE_TAGS, clean, clean_many, single_spaced
 from .v4 import CLAIM_BREAKS, IPCR_PARTS, ipcr_symbol, ref_number, relation_name
 
 REC, SEP = "\ue000", "\ue001"  # private-use characters; documents holding them are not read here
@@ -312,10 +312,10 @@ def _paragraphs(r: _Reader) -> list[tuple[str | None, str | None]]:
             pending = False
     if pending:
         out.append((heading, None))
-    texts: list[str] = [out[i][1] for i in raw]  # type: ignore[misc]
-    if raw and not all_single_spaced(texts):
-        for i, text in zip(raw, map(clean, texts)):
-            out[i] = (out[i][0], text)
+    for i in raw:  # most paragraphs are one single-spaced line: checked here, without the call to clean
+        text: str = out[i][1]  # type: ignore[assignment]
+        if not single_spaced(text):
+            out[i] = (out[i][0], clean(text))
     return out
 
 
