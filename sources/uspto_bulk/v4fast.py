@@ -181,19 +181,14 @@ class _Reader:
 
     def __init__(self, out: str) -> None:
         self.by_kind: dict[str, list[list[str]]] = {}
-        self.description: list[tuple[str, str]] = []
+        out, _, description = out.partition(REC + "E")
+        self.description = description.split(REC)[1:]  # `P|H` + SEP + raw text, or `T`
         records = out.split(REC)
-        head = records[1].split(SEP)
-        self.head = head
-        in_description = False
+        self.head = records[1].split(SEP)
+        by_kind = self.by_kind
         for rec in records[2:]:
-            kind = rec[0]
-            if in_description:
-                self.description.append((kind, rec[2:]))
-            elif kind == "E":
-                in_description = True
-            else:
-                self.by_kind.setdefault(kind, []).append(rec.split(SEP)[1:])
+            fields = rec.split(SEP)
+            by_kind.setdefault(fields[0], []).append(fields[1:])
 
     def get(self, kind: str) -> list[list[str]]:
         return self.by_kind.get(kind, [])
@@ -294,15 +289,15 @@ def _paragraphs(r: _Reader) -> list[tuple[str | None, str | None]]:
     out: list[tuple[str | None, str | None]] = []
     heading: str | None = None
     pending = False
-    raw: list[int] = []
-    for kind, text in r.description:
+    for rec in r.description:
+        kind = rec[0]
         if kind == "P":
-            if text and not text.isspace():
-                raw.append(len(out))
-                out.append((heading, text))
+            text = rec[2:]
+            if text and not text.isspace():  # clean(text) is empty exactly when this fails
+                out.append((heading, text if single_spaced(text) else clean(text)))
                 pending = False
         elif kind == "H":
-            title = clean(text)
+            title = clean(rec[2:])
             if title:
                 if pending:
                     out.append((heading, None))
@@ -312,10 +307,6 @@ def _paragraphs(r: _Reader) -> list[tuple[str | None, str | None]]:
             pending = False
     if pending:
         out.append((heading, None))
-    for i in raw:  # most paragraphs are one single-spaced line: checked here, without the call to clean
-        text: str = out[i][1]  # type: ignore[assignment]
-        if not single_spaced(text):
-            out[i] = (out[i][0], clean(text))
     return out
 
 
