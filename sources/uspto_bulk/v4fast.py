@@ -15,6 +15,7 @@ the separator characters themselves.
 from __future__ import annotations
 
 import re
+import threading
 
 from lxml import etree
 
@@ -132,7 +133,15 @@ STYLESHEET = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999
 {_flatten_templates("c", BASE_BREAKS | CLAIM_BREAKS)}
 {_DESCRIPTION}
 </xsl:stylesheet>"""
-TRANSFORM = etree.XSLT(etree.XML(STYLESHEET))
+_local = threading.local()
+
+
+def transform() -> etree.XSLT:
+    """The compiled stylesheet, one per thread (as `safexml.safe_parser`: lxml objects stay in their thread)."""
+    xslt = getattr(_local, "xslt", None)
+    if xslt is None:
+        xslt = _local.xslt = etree.XSLT(etree.XML(STYLESHEET))
+    return xslt
 
 
 def readable(data: bytes, root: etree._Element) -> bool:
@@ -332,7 +341,7 @@ def parse_v4_fast(root: etree._Element, data: bytes) -> Doc | None:
     (then `parse_v4` reads it, or says why it cannot)."""
     if not readable(data, root):
         return None
-    r = _Reader(str(TRANSFORM(root)))
+    r = _Reader(str(transform()(root)))
     if r.head[1] == "0" or r.head[2] == "0":  # no bibliographic data or publication-reference
         return None
     pub, app = _doc_id(r.head[3:7]), _doc_id(r.head[7:11])

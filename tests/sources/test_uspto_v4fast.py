@@ -80,3 +80,16 @@ def test_mathml_documents_are_read_by_the_stylesheet() -> None:
 ])
 def test_clean_many_is_clean_of_each(texts: list[str]) -> None:
     assert clean_many(texts) == [clean(t) for t in texts]
+
+
+def test_threads_read_the_same_docs(real_samples: Path) -> None:
+    """Each thread compiles its own stylesheet; documents parsed in threads read as in the main thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    docs = [data for _key, data in v4_documents(real_samples)]
+
+    def read(data: bytes) -> object:
+        return parse_v4_fast(parse_xml(data), data)
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(read, docs)) == [read(data) for data in docs]
