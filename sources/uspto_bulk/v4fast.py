@@ -92,8 +92,8 @@ _DESCRIPTION = (
     f'<xsl:template match="text()|comment()|processing-instruction()" mode="d"/>'
 )
 STYLESHEET = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
-<xsl:output method="text" encoding="UTF-8"/>
-<xsl:template match="/"><xsl:for-each select="*">
+<xsl:output method="xml" encoding="UTF-8"/>
+<xsl:template match="/"><r><xsl:for-each select="*">
 <xsl:variable name="bib" select="(us-bibliographic-data-grant|us-bibliographic-data-application)[1]"/>
 {_record("D")}{_value("count($bib)")}{_value("count($bib/publication-reference)")}
 <xsl:for-each select="$bib">{_id_fields("publication-reference[1]/")}{_id_fields("application-reference[1]/")}
@@ -128,7 +128,7 @@ STYLESHEET = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999
 <xsl:for-each select=".//claim-ref"><xsl:text>{SEP}</xsl:text><xsl:if test="@idref">=<xsl:value-of select="@idref"/>
 </xsl:if></xsl:for-each></xsl:for-each>
 <xsl:for-each select="(description)[1]">{_record("E")}<xsl:apply-templates mode="d"/></xsl:for-each>
-</xsl:for-each></xsl:template>
+</xsl:for-each></r></xsl:template>
 {_flatten_templates("f", BASE_BREAKS)}
 {_flatten_templates("c", BASE_BREAKS | CLAIM_BREAKS)}
 {_DESCRIPTION}
@@ -341,7 +341,7 @@ def parse_v4_fast(root: etree._Element, data: bytes) -> Doc | None:
     (then `parse_v4` reads it, or says why it cannot)."""
     if not readable(data, root):
         return None
-    r = _Reader(str(transform()(root)))
+    r = _Reader(transform()(root).getroot().text)  # one text node: read, not serialised
     if r.head[1] == "0" or r.head[2] == "0":  # no bibliographic data or publication-reference
         return None
     pub, app = _doc_id(r.head[3:7]), _doc_id(r.head[7:11])
