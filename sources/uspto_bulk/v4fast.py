@@ -2,7 +2,7 @@
 
 A weekly file is tens of thousands of documents, each a few hundred elements of bibliographic data
 and a long description. Visiting those elements one by one from Python is most of a parse; here one
-XSLT transform (compiled once) walks the document and writes every value `parse_v4` reads, already
+XSLT transform (compiled once per thread) walks the document and writes every value `parse_v4` reads, already
 flattened the way `text.flatten` joins text (breaks, `[TABLE]`, dropped images), as one string of
 records. Python only splits it, cleans the texts (`text.clean`) and converts values with the same
 helpers as `v4`, so the `Doc` is the same as `parse_v4`'s.
@@ -101,7 +101,8 @@ STYLESHEET = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999
 <xsl:for-each select="classifications-ipcr/classification-ipcr">{_record("I")}{_IPCR}</xsl:for-each>
 <xsl:for-each select="classification-ipc/main-classification|classification-ipc/further-classification">
 {_record("i")}<xsl:text>{SEP}</xsl:text><xsl:apply-templates select="." mode="f"/></xsl:for-each>
-<xsl:for-each select="classifications-cpc/main-cpc/classification-cpc|classifications-cpc/further-cpc/classification-cpc">
+<xsl:for-each select="classifications-cpc/main-cpc/classification-cpc|
+ classifications-cpc/further-cpc/classification-cpc">
 {_record("C")}{_IPCR}</xsl:for-each>
 <xsl:for-each select="us-parties/inventors/inventor|parties/inventors/inventor">{_record("N")}{_PARTY}</xsl:for-each>
 <xsl:for-each select="us-parties/us-applicants/us-applicant|parties/applicants/applicant">
@@ -156,7 +157,6 @@ def readable(data: bytes, root: etree._Element) -> bool:
     return True
 
 
-
 def _text(raw: str) -> str | None:
     """`text.text_or_none` of an element whose flattened raw text is `raw`."""
     return raw if raw.isalnum() else clean(raw) or None
@@ -178,11 +178,11 @@ def _owner(v: dict, kind: str) -> dict:
     return party(v["orgname"] or v["name"] or person(None, v["first"], v["last"], None)["name"], v["cc"], kind)
 
 
-IPCR_ALL = (*IPCR_PARTS, "symbol-position")
+_IPCR_ALL = (*IPCR_PARTS, "symbol-position")
 
 
 def _ipcr_parts(values: list[str]) -> dict:
-    return dict(zip(IPCR_ALL, (str_or_none(_text(v)) for v in values)))
+    return dict(zip(_IPCR_ALL, (str_or_none(_text(v)) for v in values)))
 
 
 class _Reader:
@@ -287,7 +287,7 @@ def _claims(r: _Reader) -> list[Claim]:
     for i, text in zip(filled, clean_many([raw[i] for i in filled])):
         texts[i] = text
     out = []
-    for (_num, _id, _text, *refs), number, text in zip(records, numbers, texts):
+    for (_num, _id, _raw, *refs), number, text in zip(records, numbers, texts):
         found = [ref_number(ref[1:] if ref else None, ids) for ref in refs]
         out.append(Claim(number, strip_claim_number(text), [n for n in found if n]))
     return out
