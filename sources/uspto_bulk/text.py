@@ -157,9 +157,14 @@ def clean_many(texts: list[str]) -> list[str]:
     """
     if len(texts) < 2:
         return [clean(t) for t in texts]
+    joined = _JOIN.join(texts)
+    rare = (_OTHER_BLANK.search(joined) if not joined.isascii()  # one search for all texts, most find none
+            else any(map(joined.__contains__, _ASCII_OTHER_SPACE)))
     alone = {i: clean(t) for i, t in enumerate(texts)
-             if (t[-1:] == "\n" and not t[:1].isspace()) or not t.isascii() and _OTHER_BLANK.search(t)}
-    rest = [t for i, t in enumerate(texts) if i not in alone] if alone else texts
+             if (t[-1:] == "\n" and not t[:1].isspace()) or rare and _OTHER_BLANK.search(t)}
+    if not alone:
+        return _collapse(joined.replace("\r", "\n")).split(_JOIN)
+    rest = [t for i, t in enumerate(texts) if i not in alone]
     cleaned = _collapse(_JOIN.join(rest).replace("\r", "\n")).split(_JOIN) if rest else []
     if not alone:
         return cleaned

@@ -29,6 +29,7 @@ from .v4 import CLAIM_BREAKS, IPCR_PARTS, ipcr_symbol, ref_number, relation_name
 
 REC, SEP = "\ue000", "\ue001"  # private-use characters; documents holding them are not read here
 _SEP_BYTES = tuple(c.encode("utf-8") for c in (REC, SEP))
+_SEP_LEAD = b"\xee\x80"  # what U+E000-U+E03F start with in UTF-8: one search, then the exact ones
 # `&` of a named entity reference (not one of XML's five) or of a character reference to a separator
 _REF = re.compile(rb"&(?!amp;|lt;|gt;|quot;|apos;|#(?![xX]0*[eE]00[01];|0*5734[45];))")
 _NS_DECL = re.compile(rb"xmlns(?::[\w.\-]+)?\s*=\s*[\"']([^\"']*)")
@@ -147,7 +148,7 @@ def transform() -> etree.XSLT:
 
 def readable(data: bytes, root: etree._Element) -> bool:
     """True if the stylesheet sees this document's text exactly as `text.flatten` does."""
-    if _REF.search(data) or not data.isascii() and any(sep in data for sep in _SEP_BYTES):
+    if _REF.search(data) or not data.isascii() and _SEP_LEAD in data and any(sep in data for sep in _SEP_BYTES):
         return False
     if (root.getroottree().docinfo.encoding or "UTF-8").upper() != "UTF-8":
         return False

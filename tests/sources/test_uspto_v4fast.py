@@ -77,6 +77,7 @@ def test_mathml_documents_are_read_by_the_stylesheet() -> None:
     ["one", "two"],
     ["only one\n"],
     ["\u3000lead", "tail\u00a0\u00a0", "mid\u2003\u2003dle\nnext"],
+    ["ascii\x1cseparator", "a  b\n"],
 ])
 def test_clean_many_is_clean_of_each(texts: list[str]) -> None:
     assert clean_many(texts) == [clean(t) for t in texts]
