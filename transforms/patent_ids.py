@@ -24,22 +24,26 @@ class PatentIdError(ValueError):
 def normalise_number(number: str, country: str = "") -> str:
     """Strip separators and zero padding, keep letter prefixes; US pre-grant pubs keep year + 7 digits."""
     raw = str(number).strip().upper()
-    if not (raw.isascii() and raw.isalnum()):  # an ASCII letters-and-digits number has no separator
-        raw = _SEP.sub("", raw)
-    if not raw:
-        raise PatentIdError(f"empty patent number {number!r}")
-    m = _NUMBER.match(raw)
-    if not m:
-        raise PatentIdError(f"not a patent number: {number!r}")
-    prefix, digits, tail = m.groups()
-    if tail:
-        raise PatentIdError(f"unexpected trailing letters in number {number!r}")
-    if not prefix and country.upper() in ("US", "") and "/" in str(number):
+    if raw.isascii() and raw.isdigit():  # the common case: digits only (no separator, no prefix)
+        prefix, digits = "", raw
+    else:
+        if not (raw.isascii() and raw.isalnum()):  # an ASCII letters-and-digits number has no separator
+            raw = _SEP.sub("", raw)
+        if not raw:
+            raise PatentIdError(f"empty patent number {number!r}")
+        m = _NUMBER.match(raw)
+        if not m:
+            raise PatentIdError(f"not a patent number: {number!r}")
+        prefix, digits, tail = m.groups()
+        if tail:
+            raise PatentIdError(f"unexpected trailing letters in number {number!r}")
+    cc = country.upper()
+    if not prefix and cc in ("US", "") and "/" in str(number):
         year, serial = str(number).strip().split("/", 1)
         return f"{int(year):04d}{int(_SEP.sub('', serial)):07d}"
-    if not prefix and country.upper() == "US" and len(digits) in (10, 11) and _US_PGPUB.match(digits):
+    if not prefix and cc == "US" and len(digits) in (10, 11) and _US_PGPUB.match(digits):
         return digits[:4] + digits[4:].zfill(7)  # DOCDB US2003060222 == USPTO 20030060222
-    if country.upper() == "WO" and not prefix and len(digits) >= 7:
+    if cc == "WO" and not prefix and len(digits) >= 7:
         if len(digits) in (7, 8):  # old WO YYnnnnn(n) -> YYYYnnnnnn, as epodoc writes it
             yy = int(digits[:2])
             return f"{19 if yy >= 78 else 20}{digits[:2]}{digits[2:].zfill(6)}"
