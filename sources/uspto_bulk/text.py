@@ -110,7 +110,6 @@ _PLAIN = re.compile(r"^[^\s\u00a0]+(?: [^\s\u00a0]+)*$")
 # Whitespace that str.strip/str.split know but _WS does not collapse (U+001C-1F, U+0085, U+2000-200A, ...).
 _OTHER_SPACE = tuple(c for c in map(chr, range(0x3001)) if c.isspace() and c not in " \t\n\r\f\v\u00a0")
 _ASCII_OTHER_SPACE = tuple(c for c in _OTHER_SPACE if c.isascii())
-_OTHER_BLANK = re.compile("[" + re.escape("".join(_OTHER_SPACE)) + "]")
 _ASCII_BLANKS = bytes(c for c in range(128) if chr(c).isspace() and c != 0x20)
 
 
@@ -133,43 +132,12 @@ def clean(text: str) -> str:
         return text
     text = text.replace("\r", "\n")
     if not any(map(text.__contains__, _ASCII_OTHER_SPACE if text.isascii() else _OTHER_SPACE)):
-        return _collapse(text)
+        # only the blanks _WS collapses: str.split does the same, in C (a line that is already
+        # single-spaced is kept as it is: checking it costs less than splitting it)
+        return "\n".join([line if single_spaced(line) else " ".join(line.split())
+                           for line in text.split("\n") if line and not line.isspace()])
     # _WS never matches a newline, so one substitution over all lines is the same as one per line
     return "\n".join([stripped for line in _WS.sub(" ", text).split("\n") if (stripped := line.strip())])
-
-
-def _collapse(text: str) -> str:
-    """`clean`'s line rule for a text whose only blanks are those _WS collapses: str.split does the same, in C
-    (a line that is already single-spaced is kept as it is: checking it costs less than splitting it)."""
-    return "\n".join([line if single_spaced(line) else " ".join(line.split())
-                       for line in text.split("\n") if line and not line.isspace()])
-
-
-_JOIN = "\n\ue001\n"  # a line of its own that clean keeps; never in a text handed to clean_many
-
-
-def clean_many(texts: list[str]) -> list[str]:
-    """`[clean(t) for t in texts]` in one pass for texts that are not blank and hold no U+E001.
-
-    `clean` works line by line, so the texts joined by a line of their own clean as a whole; cleaned alone
-    are a text that `clean` returns unchanged with its final newline (one plain line, then a newline) and
-    one holding the rarer blanks (thin spaces and the like), which `clean` keeps inside a line.
-    """
-    if len(texts) < 2:
-        return [clean(t) for t in texts]
-    joined = _JOIN.join(texts)
-    rare = (_OTHER_BLANK.search(joined) if not joined.isascii()  # one search for all texts, most find none
-            else any(map(joined.__contains__, _ASCII_OTHER_SPACE)))
-    alone = {i: clean(t) for i, t in enumerate(texts)
-             if (t[-1:] == "\n" and not t[:1].isspace()) or rare and _OTHER_BLANK.search(t)}
-    if not alone:
-        return _collapse(joined.replace("\r", "\n")).split(_JOIN)
-    rest = [t for i, t in enumerate(texts) if i not in alone]
-    cleaned = _collapse(_JOIN.join(rest).replace("\r", "\n")).split(_JOIN) if rest else []
-    if not alone:
-        return cleaned
-    it = iter(cleaned)
-    return [alone[i] if i in alone else next(it) for i in range(len(texts))]
 
 
 def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterable[str] = (),

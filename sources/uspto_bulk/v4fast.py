@@ -24,7 +24,7 @@ from .convert import (
     safe_pub_id, str_or_none, strip_claim_number, upper_or_none, yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, party, person
-from .text import BASE_BREAKS, DROP_TAGS, INLINE_PARENTS, TABLE, TABLE_TAGS, clean, clean_many, single_spaced
+from .text import BASE_BREAKS, DROP_TAGS, INLINE_PARENTS, TABLE, TABLE_TAGS, clean, single_spaced
 from .v4 import CLAIM_BREAKS, IPCR_PARTS, ipcr_symbol, ref_number, relation_name
 
 REC, SEP = "\ue000", "\ue001"  # private-use characters; documents holding them are not read here
@@ -282,15 +282,10 @@ def _claims(r: _Reader) -> list[Claim]:
     records = r.get("K")
     numbers = [int_or_none(values[0]) for values in records]
     ids = {values[1][1:] if values[1] else None: number for values, number in zip(records, numbers)}
-    raw = [values[2] for values in records]
-    filled = [i for i, text in enumerate(raw) if text and not text.isspace()]  # the others clean to ""
-    texts = [""] * len(raw)
-    for i, text in zip(filled, clean_many([raw[i] for i in filled])):
-        texts[i] = text
     out = []
-    for (_num, _id, _raw, *refs), number, text in zip(records, numbers, texts):
+    for (_num, _id, raw, *refs), number in zip(records, numbers):
         found = [ref_number(ref[1:] if ref else None, ids) for ref in refs]
-        out.append(Claim(number, strip_claim_number(text), [n for n in found if n]))
+        out.append(Claim(number, strip_claim_number(clean(raw)), [n for n in found if n]))
     return out
 
 

@@ -15,7 +15,6 @@ import pytest
 from sources.uspto_bulk import iter_documents
 from sources.uspto_bulk.parse import detect_format
 from sources.uspto_bulk.safexml import parse_xml
-from sources.uspto_bulk.text import clean, clean_many
 from sources.uspto_bulk.v4 import parse_v4
 from sources.uspto_bulk.v4fast import parse_v4_fast
 from tests.sources.test_uspto_parse_equivalence import EDGE_APPLICATION_V40, EDGE_GRANT, corpus
@@ -70,17 +69,6 @@ def test_mathml_documents_are_read_by_the_stylesheet() -> None:
     doc = parse_v4_fast(root, data)
     assert doc is not None and doc == parse_v4(root)
     assert any("x= line" in (text or "") for _heading, text in doc.paragraphs)
-
-
-@pytest.mark.parametrize("texts", [
-    ["a  b", " c\n\n d \n", "plain line\n", "x\u2009 y ", "e\tf\r\ng", "h"],
-    ["one", "two"],
-    ["only one\n"],
-    ["\u3000lead", "tail\u00a0\u00a0", "mid\u2003\u2003dle\nnext"],
-    ["ascii\x1cseparator", "a  b\n"],
-])
-def test_clean_many_is_clean_of_each(texts: list[str]) -> None:
-    assert clean_many(texts) == [clean(t) for t in texts]
 
 
 def test_threads_read_the_same_docs(real_samples: Path) -> None:
