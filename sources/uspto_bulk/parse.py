@@ -90,10 +90,20 @@ def to_doc(data: bytes) -> Doc:
         return parse_aps(_decode_aps(data))
     root = parse_xml(data)
     if fmt == "v4":
-        doc = parse_v4_fast(root, data)
+        doc = _v4_fast(root, data)
         if doc is not None:
             return doc
     return XML_PARSERS[fmt](root)
+
+
+def _v4_fast(root: etree._Element, data: bytes) -> Doc | None:
+    """The one-pass reading, or None: then `parse_v4` reads the document (or says why it cannot), so a
+    document the stylesheet reading trips over still gets exactly the rows or reject it always got."""
+    try:
+        return parse_v4_fast(root, data)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        log.debug("v4 stylesheet reading failed (%s: %s); reading element by element", type(exc).__name__, exc)
+        return None
 
 
 REJECTABLE = (etree.XMLSyntaxError, UnsafeXMLError, UnknownFormatError, DocumentTooLargeError, APSFormatError,

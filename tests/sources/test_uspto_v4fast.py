@@ -82,3 +82,20 @@ def test_threads_read_the_same_docs(real_samples: Path) -> None:
 
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(read, docs)) == [read(data) for data in docs]
+
+
+def test_a_document_the_fast_reading_trips_over_is_read_as_before() -> None:
+    """A value the shared converters refuse (an IPC main group `²`: a digit to isdigit, not to int) fails
+    the fast reading; parse_document then rejects it exactly as the element reading does."""
+    from sources.uspto_bulk import parse_document
+
+    data = _without_namespaces(_without_entities(EDGE_GRANT)).replace(
+        b"<main-group>1</main-group><subgroup>2</subgroup>",
+        "<main-group>²</main-group><subgroup>2</subgroup>".encode())
+    root = parse_xml(data)
+    with pytest.raises(ValueError) as fast_error:
+        parse_v4_fast(root, data)
+    with pytest.raises(ValueError) as element_error:
+        parse_v4(root)
+    result = parse_document(data, "x.xml", 0, 0)
+    assert [r["message"] for r in result.rejects] == [str(element_error.value)] == [str(fast_error.value)]
