@@ -12,6 +12,9 @@ import re
 _SEP = re.compile(r"[\s,./\-_]")
 _PUB = re.compile(r"^(?P<cc>[A-Z]{2})(?P<num>[A-Z]{0,3}\d+)(?P<kind>[A-Z]\d?)?$")
 _US_PGPUB = re.compile(r"^(?P<year>(19|20)\d{2})(?P<serial>\d{6,7})$")
+# compiled once: a weekly grant file normalises tens of thousands of cited numbers
+_NUMBER = re.compile(r"^([A-Z]*)(\d+)([A-Z]*)$")
+_CC = re.compile(r"[A-Z]{2}")
 
 
 class PatentIdError(ValueError):
@@ -20,21 +23,27 @@ class PatentIdError(ValueError):
 
 def normalise_number(number: str, country: str = "") -> str:
     """Strip separators and zero padding, keep letter prefixes; US pre-grant pubs keep year + 7 digits."""
-    raw = _SEP.sub("", str(number).strip().upper())
-    if not raw:
-        raise PatentIdError(f"empty patent number {number!r}")
-    m = re.match(r"^([A-Z]*)(\d+)([A-Z]*)$", raw)
-    if not m:
-        raise PatentIdError(f"not a patent number: {number!r}")
-    prefix, digits, tail = m.groups()
-    if tail:
-        raise PatentIdError(f"unexpected trailing letters in number {number!r}")
-    if not prefix and country.upper() in ("US", "") and "/" in str(number):
+    raw = str(number).strip().upper()
+    if raw.isascii() and raw.isdigit():  # the common case: digits only (no separator, no prefix)
+        prefix, digits = "", raw
+    else:
+        if not (raw.isascii() and raw.isalnum()):  # an ASCII letters-and-digits number has no separator
+            raw = _SEP.sub("", raw)
+        if not raw:
+            raise PatentIdError(f"empty patent number {number!r}")
+        m = _NUMBER.match(raw)
+        if not m:
+            raise PatentIdError(f"not a patent number: {number!r}")
+        prefix, digits, tail = m.groups()
+        if tail:
+            raise PatentIdError(f"unexpected trailing letters in number {number!r}")
+    cc = country.upper()
+    if not prefix and cc in ("US", "") and "/" in str(number):
         year, serial = str(number).strip().split("/", 1)
         return f"{int(year):04d}{int(_SEP.sub('', serial)):07d}"
-    if not prefix and country.upper() == "US" and len(digits) in (10, 11) and _US_PGPUB.match(digits):
+    if not prefix and cc == "US" and len(digits) in (10, 11) and _US_PGPUB.match(digits):
         return digits[:4] + digits[4:].zfill(7)  # DOCDB US2003060222 == USPTO 20030060222
-    if country.upper() == "WO" and not prefix and len(digits) >= 7:
+    if cc == "WO" and not prefix and len(digits) >= 7:
         if len(digits) in (7, 8):  # old WO YYnnnnn(n) -> YYYYnnnnnn, as epodoc writes it
             yy = int(digits[:2])
             return f"{19 if yy >= 78 else 20}{digits[:2]}{digits[2:].zfill(6)}"
@@ -46,7 +55,7 @@ def normalise_number(number: str, country: str = "") -> str:
 def pub_id(country: str, number: str, kind: str | None) -> str:
     """DOCDB-style publication id; kind may be empty (then the id ends with '-')."""
     cc = (country or "").strip().upper()
-    if not re.fullmatch(r"[A-Z]{2}", cc):
+    if not _CC.fullmatch(cc):
         raise PatentIdError(f"bad country code {country!r} for number {number!r}")
     k = (kind or "").strip().upper()
     return f"{cc}-{normalise_number(number, cc)}-{k}"

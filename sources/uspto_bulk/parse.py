@@ -23,6 +23,7 @@ from .patdoc import parse_patdoc
 from .safexml import UnsafeXMLError, parse_xml
 from .split import DEFAULT_LIMITS, Limits, OversizedDocument, iter_documents
 from .v4 import parse_v4
+from .v4fast import parse_v4_fast
 
 log = logging.getLogger(__name__)
 BATCH_DOCS = 500
@@ -87,7 +88,22 @@ def to_doc(data: bytes) -> Doc:
     fmt = detect_format(data)
     if fmt == "aps":
         return parse_aps(_decode_aps(data))
-    return XML_PARSERS[fmt](parse_xml(data))
+    root = parse_xml(data)
+    if fmt == "v4":
+        doc = _v4_fast(root, data)
+        if doc is not None:
+            return doc
+    return XML_PARSERS[fmt](root)
+
+
+def _v4_fast(root: etree._Element, data: bytes) -> Doc | None:
+    """The one-pass reading, or None: then `parse_v4` reads the document (or says why it cannot), so a
+    document the stylesheet reading trips over still gets exactly the rows or reject it always got."""
+    try:
+        return parse_v4_fast(root, data)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        log.debug("v4 stylesheet reading failed (%s: %s); reading element by element", type(exc).__name__, exc)
+        return None
 
 
 REJECTABLE = (etree.XMLSyntaxError, UnsafeXMLError, UnknownFormatError, DocumentTooLargeError, APSFormatError,

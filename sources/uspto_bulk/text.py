@@ -113,7 +113,7 @@ _ASCII_OTHER_SPACE = tuple(c for c in _OTHER_SPACE if c.isascii())
 _ASCII_BLANKS = bytes(c for c in range(128) if chr(c).isspace() and c != 0x20)
 
 
-def _single_spaced(text: str) -> bool:
+def single_spaced(text: str) -> bool:
     """True if the only blanks in `text` are single spaces between words (a fast, exact test, else False)."""
     if text.isascii():
         raw = text.encode("ascii")
@@ -126,15 +126,18 @@ def _single_spaced(text: str) -> bool:
 
 def clean(text: str) -> str:
     """Collapse runs of blanks, strip each line, drop empty lines."""
-    if _single_spaced(text):  # the common case: one line, single spaces, nothing to collapse
+    if single_spaced(text):  # the common case: one line, single spaces, nothing to collapse
         return text
     if text.endswith("\n") and _PLAIN.match(text):  # `$` matches before a final newline, which stays
         return text
-    lines = text.replace("\r", "\n").split("\n")
+    text = text.replace("\r", "\n")
     if not any(map(text.__contains__, _ASCII_OTHER_SPACE if text.isascii() else _OTHER_SPACE)):
-        # only the blanks _WS collapses: str.split does the same, in C
-        return "\n".join([joined for line in lines if (joined := " ".join(line.split()))])
-    return "\n".join([stripped for line in lines if (stripped := _WS.sub(" ", line).strip())])
+        # only the blanks _WS collapses: str.split does the same, in C (a line that is already
+        # single-spaced is kept as it is: checking it costs less than splitting it)
+        return "\n".join([line if single_spaced(line) else " ".join(line.split())
+                           for line in text.split("\n") if line and not line.isspace()])
+    # _WS never matches a newline, so one substitution over all lines is the same as one per line
+    return "\n".join([stripped for line in _WS.sub(" ", text).split("\n") if (stripped := line.strip())])
 
 
 def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterable[str] = (),
@@ -270,6 +273,6 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
 
 
 def _all_single_spaced(texts: list[str]) -> bool:
-    """True if every text passes `_single_spaced` (one check over all of them; False may be conservative)."""
+    """True if every text passes `single_spaced` (one check over all of them; False may be conservative)."""
     joined = "|".join(texts)  # a blank next to a separator is a text's leading or trailing blank
-    return _single_spaced(joined) and " |" not in joined and "| " not in joined
+    return single_spaced(joined) and " |" not in joined and "| " not in joined

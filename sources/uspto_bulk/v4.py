@@ -64,7 +64,7 @@ IPCR_FIELDS = FieldTable(*(Field(part, part) for part in (*IPCR_PARTS, "symbol-p
 CLAIM_BREAKS = frozenset({"claim-text"})
 
 
-def _ipcr(parts: dict) -> str | None:
+def ipcr_symbol(parts: dict) -> str | None:
     return ipc_from_parts(*(parts[p] for p in IPCR_PARTS))
 
 
@@ -72,9 +72,9 @@ def classifications(bib: dict[str, list]) -> tuple[list[str], list[str]]:
     """IPC (ipcr: first-position `F` first; older `classification-ipc` text) and CPC (main, then further)."""
     ipcr = [extract(el, IPCR_FIELDS) for el in bib["ipcr"]]
     ipcr.sort(key=lambda parts: parts["symbol-position"] != "F")
-    ipc = [_ipcr(parts) for parts in ipcr]
+    ipc = [ipcr_symbol(parts) for parts in ipcr]
     ipc += [normalise_ipc(flatten(el)) for el in bib["ipc"]]
-    cpc = [_ipcr(extract(el, IPCR_FIELDS)) for el in bib["cpc"]]
+    cpc = [ipcr_symbol(extract(el, IPCR_FIELDS)) for el in bib["cpc"]]
     return [s for s in ipc if s], [s for s in cpc if s]
 
 
@@ -169,7 +169,7 @@ def citations(bib: dict[str, list]) -> list[Citation]:
     return out
 
 
-def _ref_number(idref: str | None, ids: dict[str, int | None]) -> int | None:
+def ref_number(idref: str | None, ids: dict[str, int | None]) -> int | None:
     if idref in ids:
         return ids[idref]
     m = re.search(r"\d+", idref or "")
@@ -182,7 +182,7 @@ def claims(els: list[etree._Element], marks: Marks | None = None) -> list[Claim]
     ids = {el.get("id"): number for el, number in zip(els, numbers)}
     out = []
     for el, number in zip(els, numbers):
-        refs = [_ref_number(r.get("idref"), ids) for r in el.iter("claim-ref")]
+        refs = [ref_number(r.get("idref"), ids) for r in el.iter("claim-ref")]
         text = strip_claim_number(flatten(el, breaks=CLAIM_BREAKS, marks=marks))
         out.append(Claim(number, text, [r for r in refs if r]))
     return out
