@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -32,6 +33,10 @@ from flows.nightly import nightly
 r = nightly(data_dir=sys.argv[1], out=sys.argv[2], sources="live", profile=sys.argv[3])
 print("RESULT " + json.dumps({"summary": r["summary"]}))
 """
+
+
+_SUMMARY = re.compile(r"- ((?:patenteb|patentcr|ipbench|pilot|pap2pat): (?:published|nothing new|failed|deferred|"
+                      r"blocked|skipped).*)$")
 
 
 def generate(world: Path, scale: int, seed: int) -> dict:
@@ -52,6 +57,9 @@ def night(env: dict, data: Path, out: Path, profile: str, log: Path) -> dict:
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = next((json.loads(line[7:]) for line in proc.stdout.splitlines() if line.startswith("RESULT ")), {})
+    if not result:  # the nightly raised after its summary (a dataset failed): the lines are in its log
+        lines = [m.group(1) for m in map(_SUMMARY.search, log.read_text().splitlines()) if m]
+        result = {"summary": lines[-5:] or [f"no summary, see {log}"]}
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"rc": proc.returncode, "wall_s": wall, "cpu_s": cpu, "peak_rss_mb": after.ru_maxrss / 1024,
             "summary": result.get("summary", [f"failed, see {log}"])}
@@ -96,7 +104,7 @@ def main() -> None:
                    "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                    "PF_SINCE": "1976-01-01", "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
                    "PF_TASK_RUNNER": runner, "PF_DASK_WORKERS": str(args.workers), "HF_HUB_OFFLINE": "1",
-                   "PREFECT_LOGGING_LEVEL": "WARNING", "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+                   "PREFECT_LOGGING_LEVEL": "INFO", "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
             data, out = root / runner / "data", root / runner / "published"
             r = night(env, data, out, args.profile or ("sample" if args.scale < 5000 else "full"), root / f"{runner}.log")
             rows = warehouse_rows(data)
