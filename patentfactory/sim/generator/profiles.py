@@ -4,7 +4,8 @@ The default world is tuned for tests (5 % of US applications appealed, every inv
 `end - 3 years`). The `real` profile keeps the ratios that drive the real build's cost, so a rehearsal at
 N inventions is a scaled copy of the real first build (docs/capacity.md). The target figures and where they
 come from (real, REAL_RATIOS) sit next to what a generated world has (`ratios(world_dir)`, read from its
-ground truth); tests/generator/test_profiles.py checks them on a small world.
+ground truth); tests/generator/test_profiles.py checks them on a small world. The `sample` profile is the
+embedded world of `make run` (SAMPLE_KNOBS below): the test world enriched so every benchmark split has rows.
 """
 from __future__ import annotations
 
