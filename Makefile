@@ -9,7 +9,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: install tesseract run test bench deploy clean
+.PHONY: install tesseract run sample test bench deploy clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -26,6 +26,9 @@ install: $(STAMP) tesseract
 
 run: install
 	$(BIN)/pf run --scale $(SCALE) --out $(OUT)
+
+sample: install  # regenerate the embedded sample world (committed under data/sample)
+	rm -rf data/sample && $(BIN)/pf generate --profile sample --scale 300 --seed 1337 --out data/sample
 
 test: install
 	$(BIN)/python -m pytest -q

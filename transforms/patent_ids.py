@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import polars as pl
+
 _SEP = re.compile(r"[\s,./\-_]")
 _PUB = re.compile(r"^(?P<cc>[A-Z]{2})(?P<num>[A-Z]{0,3}\d+)(?P<kind>[A-Z]\d?)?$")
 _US_PGPUB = re.compile(r"^(?P<year>(19|20)\d{2})(?P<serial>\d{6,7})$")
@@ -70,6 +72,21 @@ def app_id(country: str, number: str) -> str:
     if raw.startswith(cc) and len(raw) > len(cc) and raw[len(cc)].isdigit():
         raw = raw[len(cc):]
     return f"{cc}-{raw}"
+
+
+# Lens (and epodoc) write a US application as year + series + serial ("US-201514863446"); the USPTO and the
+# PTAB write series + serial ("US-14863446"). Both name the same application, so joins compare this key.
+_US_YEAR_APP = r"^US-(?:19|20)\d{2}(\d{8})$"
+
+
+def app_join_key(app: str) -> str:
+    """`app_id` -> the key two sources agree on: a year-prefixed US number loses its year."""
+    return re.sub(_US_YEAR_APP, r"US-\1", app)
+
+
+def app_join_key_expr(col: str = "app_id") -> pl.Expr:
+    """`app_join_key` as a polars expression (for joins on application ids across sources)."""
+    return pl.col(col).str.replace(_US_YEAR_APP, "US-${1}")
 
 
 def parse_pub_id(text: str) -> tuple[str, str, str]:

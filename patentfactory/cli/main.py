@@ -121,8 +121,8 @@ def parse_scale(value: str) -> int:
 def generate(scale: Annotated[str, typer.Option(help="number of inventions, or 'sample'")] = "sample",
              seed: Annotated[int, typer.Option(help="random seed")] = 1337,
              out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world"),
-             profile: Annotated[str, typer.Option(help="'test' (default) or 'real': the real sources' ratios, "
-                                                       "every US weekly file since 2005")] = "test") -> None:
+             profile: Annotated[str, typer.Option(help="'test' (default), 'real' (the real sources' ratios, "
+                                                       "every US weekly file since 2005) or 'sample' (the embedded world: every benchmark split non-empty)")] = "test") -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
     from patentfactory.sim.generator import generate_world

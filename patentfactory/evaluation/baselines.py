@@ -59,9 +59,18 @@ def pilot_texts(df: pl.DataFrame) -> list[str]:
         ["merged_text"] if "merged_text" in df.columns else [])
     if not cols:
         raise SkipTask(f"no input text column ({', '.join(PILOT_ROLES)} or merged_text)")
-    parts = [(pl.col(c).list.join("\n") if isinstance(df.schema[c], pl.List) else pl.col(c)).fill_null("")
-             for c in cols]
+    parts = [_as_text(c, df.schema[c]).fill_null("") for c in cols]
     return df.select(pl.concat_str(parts, separator="\n\n")).to_series().to_list()
+
+
+def _as_text(col: str, dtype: pl.DataType) -> pl.Expr:
+    """A text column as is; a list of texts, or of claims (struct with `text`, split_claim), newline-joined."""
+    if not isinstance(dtype, pl.List):
+        return pl.col(col)
+    inner = dtype.inner
+    if isinstance(inner, pl.Struct):
+        return pl.col(col).list.eval(pl.element().struct.field("text")).list.join("\n")
+    return pl.col(col).list.join("\n")
 
 
 def _fit_predict(x_train, y: np.ndarray, x_test) -> np.ndarray:

@@ -104,7 +104,7 @@ def _answers_in_options(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]
     return problems
 
 
-def _card_sections(stats: dict, built: list[str]) -> dict[str, str]:
+def _card_sections(stats: dict, built: list[str], max_items: int) -> dict[str, str]:
     specs = task_registry()
     rows = "\n".join(f"| {t} | {specs[t].name} | {specs[t].kind} | {stats['items'].get(t, 0)} |" for t in built)
     return {
@@ -115,6 +115,9 @@ def _card_sections(stats: dict, built: list[str]) -> dict[str, str]:
                    "is a cited patent of another family and distractors are same-IPC3 patents the query does not "
                    "cite. 4-2 uses the description when the warehouse has one, else the abstract "
                    f"({stats.get('dependent_claims_description_fallback', 0)} items)."),
+        "Thresholds": (f"At most {max_items} items per task (a seeded sample). The sample run (`make run` / "
+                       "`pf run` on the embedded world) uses the same thresholds as a full build: no sample profile "
+                       "lowers any for this dataset."),
         "Not built": ("Expert-authored IPBench tasks need human-written items and are not built: "
                       + ", ".join(EXPERT_TASKS) + "."),
         "Build statistics": "```json\n" + json.dumps(stats, indent=2, sort_keys=True, default=str) + "\n```",
@@ -139,6 +142,6 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
         inputs=Ledger(root.sub("warehouse")).snapshot(),
         leakage_checks=[LeakageCheck("answers_among_options", _answers_in_options)],
         distribution={t: stats["items"][t] for t in built}, distribution_title="items per task",
-        card_sections=_card_sections(stats, built), stats=stats,
+        card_sections=_card_sections(stats, built, max_items), stats=stats,
         coverage=coverage_of(inputs["publications"].lazy()))
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

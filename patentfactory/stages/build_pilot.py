@@ -202,6 +202,9 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
                   "The board's opinion is never an input and is never in a task. Labels: issue_type, board_authority "
                   "(multi-label), subdecision_fine "
                   "(23 + Others), subdecision_coarse (6 + Others)."),
+        "Thresholds": (f"SPEC's filters and 80/10/10 split in every build. The sample run (`make run` / `pf run` "
+                       "on the embedded world) lowers no threshold; the one small-world rule applies to any build: "
+                       f"from {pilot.MIN_CASES_PER_SPLIT} cases on, val and test get at least one case each."),
         "Corpus releases": ("Besides the tasks, the paper's two corpus variants for the kept cases (split `test`): "
                             "`ptab_ocr` has one row per decision page as read (`origin`: `pdf` text layer or `ocr` "
                             "by tesseract; raw page text, cover page included), `opinion_split` the four sentence "

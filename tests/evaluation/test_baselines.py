@@ -72,6 +72,16 @@ def test_pilot_inputs_join_the_setting_fields_and_claims():
     assert pilot_texts(both) == ["a\n\ne"], "merged text is not added to the role fields"
 
 
+def test_pilot_split_claim_claims_are_read_as_their_texts():
+    """split_claim publishes claims as structs (claim_no, text, depends_on), as the build aligns them."""
+    from patentfactory.evaluation.baselines import pilot_texts
+
+    claims = [[{"claim_no": 1, "text": "A lamp.", "depends_on": []},
+               {"claim_no": 2, "text": "The lamp of claim 1, red.", "depends_on": [1]}]]
+    df = pl.DataFrame({"appellant_arguments": ["args"], "examiner_findings": ["found"], "claims": claims})
+    assert pilot_texts(df) == ["args\n\nfound\n\nA lamp.\nThe lamp of claim 1, red."]
+
+
 def test_pilot_without_labels_is_skipped_and_without_train_is_zero_shot():
     with pytest.raises(SkipTask, match="no label column"):
         score_pilot("t", pl.DataFrame({"merged_text": ["a"]}), pl.DataFrame({"merged_text": ["b"]}))

@@ -72,7 +72,7 @@ def test_ptab_batches_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_patenteb_embedding_chunks_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Dense negatives encoded in chunks of 8 by `embed-texts` tasks on 2 threads publish the bytes of the
+    """Dense negatives encoded in chunks of 4 by `embed-texts` tasks on 2 threads publish the bytes of the
     stage's one-process encoding, and every chunk is its own cache part."""
     from flows.build_patenteb import build_patenteb
     from patentfactory.sim.generator import WorldSpec, generate_world
@@ -84,7 +84,7 @@ def test_patenteb_embedding_chunks_match_serial(tmp_path: Path, monkeypatch: pyt
         for data in (serial, fanned):
             stages.ingest_uspto(str(data), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
     build_and_publish_patenteb(serial, str(serial / "published"), profile="sample")
-    monkeypatch.setenv("PF_EMBED_CHUNK", "8")
+    monkeypatch.setenv("PF_EMBED_CHUNK", "4")  # sample profile: 50% train, texts fit 2 chunks of 8
     flow = build_patenteb.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
     flow(data_dir=str(fanned), out=str(fanned / "published"), profile="sample")
     parts = list((fanned / "cache" / "embeddings" / MODEL_PACKAGE).glob("part-*.parquet"))

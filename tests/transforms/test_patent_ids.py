@@ -1,11 +1,13 @@
 """The one patent-number normaliser: known forms, round trips and idempotence."""
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from transforms.patent_ids import PatentIdError, app_id, normalise_pub_id, parse_pub_id, pub_id
+from transforms.patent_ids import (PatentIdError, app_id, app_join_key, app_join_key_expr, normalise_pub_id, parse_pub_id,
+                                   pub_id)
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -41,6 +43,16 @@ def test_application_ids_keep_series_code():
     assert app_id("US", "14/643,719") == "US-14643719"
     assert app_id("US", "09123456") == "US-09123456"
     assert app_id("EP", "EP10167394") == "EP-10167394"
+
+
+def test_join_key_agrees_across_lens_and_uspto_application_numbers():
+    """Lens writes 14/863,446 as 201514863446 (year first), the USPTO and the PTAB as 14863446."""
+    lens, uspto = app_id("US", "201514863446"), app_id("US", "14863446")
+    assert lens != uspto and app_join_key(lens) == app_join_key(uspto) == "US-14863446"
+    assert app_join_key("US-09123456") == "US-09123456"
+    assert app_join_key("CN-201110089928") == "CN-201110089928", "only US numbers carry a separable year"
+    df = pl.DataFrame({"app_id": [lens, uspto, "CN-201110089928"]})
+    assert df.select(app_join_key_expr())["app_id"].to_list() == ["US-14863446", "US-14863446", "CN-201110089928"]
 
 
 @pytest.mark.parametrize("bad", ["", "hello", "US", "XX-", "12345"])

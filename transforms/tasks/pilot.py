@@ -13,6 +13,7 @@ from datetime import date
 import polars as pl
 
 from transforms.opinions import strip_cover
+from transforms.patent_ids import app_join_key_expr
 from transforms.splits import stable_hash
 
 LABELS = ["issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"]
@@ -67,10 +68,12 @@ def filter_split(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
 
 def align_publications(df: pl.DataFrame, pubs: pl.DataFrame, claims: pl.DataFrame) -> pl.DataFrame:
     """PTAB app_id -> one representative US publication (latest on/before the decision, else earliest
-    after) of an application filed 2006 or later, with its claims (depends_on kept). Unmatched: nulls."""
+    after) of an application filed 2006 or later, with its claims (depends_on kept). Unmatched: nulls.
+    Ids are compared by `app_join_key` (Lens writes a US application number with its year in front)."""
     cand = (pubs.filter((pl.col("country") == "US") & (pl.col("app_date") >= date(2006, 1, 1)))
-            .select("app_id", "pub_id", "pub_date"))
-    pairs = df.select("case_id", "app_id", "decision_date").join(cand, on="app_id", how="inner")
+            .select(app_join_key_expr().alias("_app"), "pub_id", "pub_date"))
+    pairs = (df.select("case_id", app_join_key_expr().alias("_app"), "decision_date")
+             .join(cand, on="_app", how="inner"))
     pairs = pairs.with_columns((pl.col("pub_date") > pl.col("decision_date")).alias("after"),
                                (pl.col("pub_date") - pl.col("decision_date")).abs().alias("gap"))
     best = pairs.sort("case_id", "after", "gap", "pub_id").unique(subset=["case_id"], keep="first")

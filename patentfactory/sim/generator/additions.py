@@ -20,7 +20,8 @@ from .renderers._xml import write_zip
 from .renderers.lens import dumps, record as lens_record
 from .renderers.ptab import caption_lines, compose, cover_lines, decision_pdf, record as ptab_record
 from .renderers.uspto import document
-from .world import World, WorldSpec, build_world
+from .generate import spec_from_json
+from .world import World, build_world
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Additions:
 
 def load_world(world_dir: Path) -> World:
     doc = json.loads((Path(world_dir) / "world.json").read_text(encoding="utf-8"))
-    return build_world(WorldSpec(scale=doc["scale"], seed=doc["seed"]))
+    return build_world(spec_from_json(doc))
 
 
 def _unrendered_grants(world: World, n: int) -> list[int]:

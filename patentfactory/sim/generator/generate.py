@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from .numbering import iso
@@ -55,9 +55,24 @@ def _world_json(world: World, counts: dict[str, int], files: dict[str, list[Path
            "render_window": {"from": iso(lo), "to": iso(hi)}, "counts": counts,
            "renderers": [k for k in files if k != "truth"], "files": {k: len(v) for k, v in files.items()},
            "truth": sorted(p.name for p in (out / "truth").glob("*.parquet"))}
+    if knobs := spec_json(world.spec):  # a profile's knobs (a default world's world.json has none)
+        doc["spec"] = knobs
     path = out / "world.json"
     path.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
+
+
+def spec_json(spec: WorldSpec) -> dict:
+    """The knobs that differ from a default WorldSpec (so `spec_from_json` rebuilds the same world)."""
+    default = WorldSpec(spec.scale, spec.seed)
+    return {f.name: getattr(spec, f.name) for f in fields(spec)
+            if f.name not in ("scale", "seed") and getattr(spec, f.name) != getattr(default, f.name)}
+
+
+def spec_from_json(doc: dict) -> WorldSpec:
+    """world.json -> the WorldSpec it was generated with (worlds written before `spec` was kept: defaults)."""
+    knobs = {k: tuple(v) if isinstance(v, list) else v for k, v in doc.get("spec", {}).items()}
+    return WorldSpec(scale=doc["scale"], seed=doc["seed"], **knobs)
 
 
 def generate_world(out_dir: Path, scale: int, seed: int, spec: WorldSpec | None = None) -> WorldSummary:

@@ -7,6 +7,7 @@ and publish 18 months after the earliest priority; grants come years later.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,8 +86,13 @@ def draw_applications(rng: np.random.Generator, first: np.ndarray, origin: np.nd
     return {"inv": inv_a[order], "office": off_a[order], "date": date_a[order]}
 
 
-def _pub_rows(rng: np.random.Generator, apps: dict[str, np.ndarray], earliest: np.ndarray) -> list[tuple]:
-    """(app index array, kind array, date array) per publication stage of every office."""
+GrantCover = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+def _pub_rows(rng: np.random.Generator, apps: dict[str, np.ndarray], earliest: np.ndarray,
+              cover: GrantCover | None = None) -> list[tuple]:
+    """(app index array, kind array, date array) per publication stage of every office; `cover`
+    (dates, granted, earliest, latest) may re-date EP grants within their delay (enrich.cover_grant_months)."""
     n = len(apps["inv"])
     office, adate = apps["office"], apps["date"]
     e = earliest[apps["inv"]]
@@ -104,7 +110,11 @@ def _pub_rows(rng: np.random.Generator, apps: dict[str, np.ndarray], earliest: n
     ep_a = snap_weekday(a_date, 2)
     rows.append((ep & (u[:, 1] >= 0.15), "A1", ep_a))
     rows.append((ep & (u[:, 1] < 0.15), "A2", ep_a))
-    rows.append((ep & (u[:, 2] < 0.55), "B1", snap_weekday(ep_a + rng.integers(700, 2200, n), 2)))
+    ep_b = ep & (u[:, 2] < 0.55)
+    b_date = snap_weekday(ep_a + rng.integers(700, 2200, n), 2)
+    if cover is not None:
+        b_date = cover(b_date, ep_b, ep_a + 700, ep_a + 2200)
+    rows.append((ep_b, "B1", b_date))
     rows.append((office == "JP", "A", a_date))
     rows.append((office == "CN", "A", np.maximum(a_date, adate + 180) + rng.integers(0, 200, n)))
     rows.append((office == "WO", "A1", snap_weekday(e + 548 + rng.integers(0, 20, n), 3)))
@@ -112,9 +122,9 @@ def _pub_rows(rng: np.random.Generator, apps: dict[str, np.ndarray], earliest: n
 
 
 def draw_publications(rng: np.random.Generator, apps: dict[str, np.ndarray], earliest: np.ndarray, start: int,
-                      end: int) -> dict[str, np.ndarray]:
+                      end: int, cover: GrantCover | None = None) -> dict[str, np.ndarray]:
     """Publications inside [start, end]; an invention left with none gets its first application published."""
-    rows = _pub_rows(rng, apps, earliest)
+    rows = _pub_rows(rng, apps, earliest, cover)
     app = np.concatenate([np.flatnonzero(m) for m, _, _ in rows])
     kind = np.concatenate([np.full(int(m.sum()), k) for m, k, _ in rows])
     date = np.concatenate([d[m] for m, _, d in rows])

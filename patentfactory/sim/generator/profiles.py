@@ -4,7 +4,8 @@ The default world is tuned for tests (5 % of US applications appealed, every inv
 `end - 3 years`). The `real` profile keeps the ratios that drive the real build's cost, so a rehearsal at
 N inventions is a scaled copy of the real first build (docs/capacity.md). The target figures and where they
 come from (real, REAL_RATIOS) sit next to what a generated world has (`ratios(world_dir)`, read from its
-ground truth); tests/generator/test_profiles.py checks them on a small world.
+ground truth); tests/generator/test_profiles.py checks them on a small world. The `sample` profile is the
+embedded world of `make run` (SAMPLE_KNOBS below): the test world enriched so every benchmark split has rows.
 """
 from __future__ import annotations
 
@@ -33,7 +34,14 @@ REAL_RATIOS: dict[str, tuple[float, float, str]] = {
     "people_per_most_common_name": (20.0, 0.9, "SemOpenAlex author name collisions (estimate)"),
 }
 
-PROFILES = ("test", "real")
+PROFILES = ("test", "real", "sample")
+
+# The embedded sample world (data/sample, `pf generate --profile sample --scale 300 --seed 1337`): the test
+# world plus what a few hundred inventions need for every benchmark split to have rows: more papers and
+# appeals per US application, product lines (identical classifications) and EP grants in each month of
+# Patent-CR's window (enrich.py). Stated in the dataset cards (sample build profile).
+SAMPLE_KNOBS: dict[str, object] = {"paper_rate": 0.25, "ptab_rate": 0.1, "portfolio_rate": 0.35,
+                                   "grant_months": tuple(f"2024-{m:02d}" for m in range(1, 7)), "grants_per_month": 2}
 
 
 def profile_spec(profile: str, scale: int, seed: int) -> WorldSpec | None:
@@ -44,6 +52,8 @@ def profile_spec(profile: str, scale: int, seed: int) -> WorldSpec | None:
         # PTAB decisions from 2006 and Pap2Pat's filing range need every US weekly file since 2005 rendered.
         return WorldSpec(scale, seed, start="1995-01-01", end="2024-12-31", render_from="2005-01-01",
                          ptab_rate=REAL_RATIOS["ptab_decisions_per_us_application"][0])
+    if profile == "sample":
+        return WorldSpec(scale, seed, **SAMPLE_KNOBS)  # type: ignore[arg-type]
     raise ValueError(f"unknown generator profile {profile!r} (one of {', '.join(PROFILES)})")
 
 

@@ -11,12 +11,13 @@ import hashlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from . import ipc
-from .members import (Priorities, draw_applications, draw_priorities, draw_publications, earliest_priority,
+from . import enrich, ipc
+from .members import (GrantCover, Priorities, draw_applications, draw_priorities, draw_publications, earliest_priority,
                       number_applications, number_priorities, number_publications)
 from .names import ORIGIN_REGION, REGIONS, Person, make_orgs, make_people
 from .numbering import day, iso_dates, years
@@ -42,6 +43,9 @@ class WorldSpec:
     shared_priority_rate: float = 0.08
     paper_rate: float = 0.05
     ptab_rate: float = 0.05
+    portfolio_rate: float = 0.0  # share classified like the applicant's previous invention (enrich.product_lines)
+    grant_months: tuple[str, ...] = ()  # "YYYY-MM" months given >= grants_per_month EP grants (enrich)
+    grants_per_month: int = 0
     renderers: tuple[str, ...] | None = None  # None = every registered renderer (core ones first)
 
     @property
@@ -215,6 +219,14 @@ def _patterns(rng: np.random.Generator, has_seg: np.ndarray) -> tuple[np.ndarray
     return pat, drawing
 
 
+def _grant_cover(spec: WorldSpec) -> GrantCover | None:
+    """EP grant re-dating for the spec's grant months (None: the plain draw)."""
+    if not spec.grant_months or spec.grants_per_month <= 0:
+        return None
+    return partial(enrich.cover_grant_months, spec.seed, months=spec.grant_months, per_month=spec.grants_per_month,
+                   weekday=2)
+
+
 def build_world(spec: WorldSpec) -> World:
     """Draw the whole world model (no I/O)."""
     rng = np.random.default_rng(spec.seed)
@@ -222,7 +234,7 @@ def build_world(spec: WorldSpec) -> World:
     prio, shared_with = draw_priorities(rng, inv["first"], inv["origin"], spec.extra_priority_rate,
                                         spec.shared_priority_rate)
     apps = draw_applications(rng, inv["first"], inv["origin"])
-    pubs = draw_publications(rng, apps, earliest_priority(prio), day(spec.start), day(spec.end))
+    pubs = draw_publications(rng, apps, earliest_priority(prio), day(spec.start), day(spec.end), _grant_cover(spec))
     used = np.unique(pubs["app"])
     remap = np.full(len(apps["inv"]), -1)
     remap[used] = np.arange(len(used))
@@ -242,6 +254,7 @@ def build_world(spec: WorldSpec) -> World:
     orgs, org_region = make_orgs(rng, max(12, spec.scale // 6))
     inv["person_off"], inv["person"] = _draw_inventors(rng, inv["origin"], people_region)
     inv["org"] = _draw_applicants(rng, inv["origin"], org_region, shared_with)
+    enrich.product_lines(spec.seed, spec.portfolio_rate, inv)
     inv["shared_with"] = shared_with
     inv["simple_id"], inv["ext_id"] = _family_ids(prio, shared_with)
     has_seg = np.zeros(spec.scale, dtype=bool)
