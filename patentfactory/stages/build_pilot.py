@@ -25,6 +25,7 @@ from sources.http import HttpClient, HttpError
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
 from sources.ptab_pdf import parse_decision_pdf
 from transforms import opinions, ptab_labels
+from transforms.patent_ids import app_join_key_expr
 from transforms.tasks import pilot
 
 from .ingest import Stores
@@ -164,7 +165,8 @@ def build_cases(wh: Warehouse, seed: int, counts: dict[str, int]) -> pl.DataFram
     df = pilot.filter_split(opinions.split_frame(df), counts)
     df = ptab_labels.add_labels(df)
     # only the publications of the decided applications, and their claims, are read (row pushdown per part)
-    pubs = wh.lean_frame("publications", skip=("raw",), where=pl.col("app_id").is_in(df["app_id"].unique().implode()))
+    keys = df.select(app_join_key_expr().unique())["app_id"].implode()
+    pubs = wh.lean_frame("publications", skip=("raw",), where=app_join_key_expr().is_in(keys))
     claims = wh.lean_frame("claims", where=pl.col("pub_id").is_in(pubs["pub_id"].implode()))
     df = pilot.align_publications(df, pubs, claims)
     counts["aligned"] = int(df["pub_id"].is_not_null().sum())
