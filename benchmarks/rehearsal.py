@@ -104,7 +104,12 @@ def main() -> None:
                    "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                    "PF_SINCE": "1976-01-01", "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
                    "PF_TASK_RUNNER": runner, "PF_DASK_WORKERS": str(args.workers), "HF_HUB_OFFLINE": "1",
-                   "PREFECT_LOGGING_LEVEL": "INFO", "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+                   "PREFECT_LOGGING_LEVEL": "INFO", "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+                   # the nightly's temporary Prefect server keeps task runs in SQLite, which answers 503 when
+                   # its writes queue up on a busy machine (PrefectHQ/prefect#8935); production runs against a
+                   # Postgres-backed server (docker-compose.yml). Give SQLite the patience a loaded box needs.
+                   "PREFECT_SERVER_DATABASE_TIMEOUT": "60", "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
+                   "PREFECT_CLIENT_MAX_RETRIES": "10"}
             data, out = root / runner / "data", root / runner / "published"
             r = night(env, data, out, args.profile or ("sample" if args.scale < 5000 else "full"), root / f"{runner}.log")
             rows = warehouse_rows(data)
