@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,7 +63,7 @@ def night(env: dict, data: Path, out: Path, profile: str, log: Path) -> dict:
         result = {"summary": lines[-5:] or [f"no summary, see {log}"]}
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"rc": proc.returncode, "wall_s": wall, "cpu_s": cpu, "peak_rss_mb": after.ru_maxrss / 1024,
-            "summary": result.get("summary", [f"failed, see {log}"])}
+            "summary": result["summary"]}
 
 
 def warehouse_rows(data: Path) -> dict[str, int]:
@@ -80,7 +81,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--profile", default="", help="PatenTEB thresholds: sample | full (default: as the nightly "
                                                    "picks by scale, full from 5000)")
-    ap.add_argument("--keep", type=Path, help="work folder to keep (default: a temporary one)")
+    ap.add_argument("--keep", type=Path, help="work folder to keep (default: a temporary one, removed at the end "
+                                               "unless a night failed)")
     args = ap.parse_args()
     from patentfactory.sim.upstream.process import served
     from patentfactory.sim.upstream.sparql import sparql_replica
@@ -91,12 +93,13 @@ def main() -> None:
     counts = generate(world, args.scale, args.seed)
     drop.mkdir(parents=True, exist_ok=True)
     for f in (world / "lens").glob("*.jsonl"):
-        os.link(f, drop / f.name) if not (drop / f.name).exists() else None
+        if not (drop / f.name).exists():
+            os.link(f, drop / f.name)
     us = sum(v for k, v in counts.items() if k.startswith("publications_US"))
     print(f"world scale={args.scale}: {us:,} US publications, {counts['publications']:,} publications, "
           f"{counts['ptab_decisions']:,} PTAB decisions, {counts['simple_families']:,} families, "
           f"{counts.get('claim_revisions', 0):,} EP claim revisions (generated in {time.monotonic() - t0:.0f} s)")
-    rates = []
+    rates, failed = [], False
     with served(world, root / "upstream.log") as url, \
             sparql_replica(sorted((world / "semopenalex").glob("*.nq"))) as sparql:
         for runner in args.runners.split(","):
@@ -118,7 +121,11 @@ def main() -> None:
             for line in r["summary"]:
                 print(f"  {line}")
             rates.append(us / r["wall_s"] * 3600)
-    print(f"work folder: {root}")
+            failed = failed or r["rc"] != 0
+    if args.keep or failed:  # a failed night's log is where its reason is
+        print(f"work folder: {root}")
+    else:
+        shutil.rmtree(root, ignore_errors=True)
     print(f"rehearsal_us_publications_per_hour: {min(rates):.0f} per_hour")
 
 

@@ -42,7 +42,8 @@ def bars(console: Console) -> Iterator[bool]:
             yield True
         finally:
             with _lock:
-                _bars, _ = None, _tasks.clear()
+                _bars = None
+                _tasks.clear()
 
 
 class _Count(ProgressColumn):

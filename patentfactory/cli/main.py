@@ -46,8 +46,6 @@ def friendly(fn):
     """
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        import os
-
         from patentfactory import progress
 
         quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
@@ -70,8 +68,6 @@ def quiet_logs(level: str) -> None:
     to DEBUG on import, which a root level alone would let through. Model-loading progress bars are
     switched off unless INFO or DEBUG is asked for.
     """
-    import os
-
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for handler in logging.getLogger().handlers:
         handler.setLevel(level)

@@ -78,8 +78,8 @@ class OpsClient:
         self._expires = 0.0
         self.throttle = Throttle()
         self.requests = 0
-        self._lock = threading.Lock()  # token, throttle, counters and start slots
-        self._token_lock = threading.Lock()
+        self._lock = threading.Lock()  # throttle, request counter and start slots
+        self._token_lock = threading.Lock()  # the token and its refresh
         self._last_start: dict[str, float] = {}
 
     def __repr__(self) -> str:  # never show credentials
