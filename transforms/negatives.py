@@ -67,8 +67,6 @@ def bm25_top_k(
 
 def bm25s_index(corpus_tokens: list[list[str]], k1: float = 1.5, b: float = 0.75) -> object:
     """A bm25s index in the Robertson (Okapi) variant, built once per corpus."""
-    import logging
-
     import bm25s
 
     logging.getLogger("bm25s").setLevel(logging.WARNING)  # bm25s sets DEBUG on import: one line per index built
