@@ -6,7 +6,6 @@ import io
 from datetime import date
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from patentfactory import progress
