@@ -128,8 +128,8 @@ def clean(text: str) -> str:
     """Collapse runs of blanks, strip each line, drop empty lines."""
     if single_spaced(text):  # the common case: one line, single spaces, nothing to collapse
         return text
-    if text.endswith("\n") and _PLAIN.match(text):  # `$` matches before a final newline, which stays
-        return text
+    if text.endswith("\n") and _PLAIN.match(text):  # one plain line, then a newline (`$` matches before it)
+        return text[:-1]
     text = text.replace("\r", "\n")
     if not any(map(text.__contains__, _ASCII_OTHER_SPACE if text.isascii() else _OTHER_SPACE)):
         # only the blanks _WS collapses: str.split does the same, in C (a line that is already
