@@ -1,24 +1,30 @@
 """USPTO weekly-file parse speed on real application and grant documents: vs a bare lxml pass and vs the peer.
 
 For each kind (v4 applications `ipa*.xml`, v4 grants `ipg*.xml`/`grant_*.xml` of
-`../shared/real-samples/uspto-xml`) builds a weekly-style zip of ~`--mb` MB repeating the real
-documents, each copy with its own publication number (as in a real weekly file), and runs in
-separate child processes, alternating, `--repeat` rounds:
+`../shared/real-samples/uspto-xml`) builds a weekly-style file of ~`--mb` MB repeating the real
+documents, each copy with its own publication number (as in a real weekly file), as a zip (what the
+project reads) and as the same bytes unzipped (what the peer reads), and runs in separate child
+processes, alternating, `--repeat` rounds:
   bare: split the zip into documents and run lxml.etree.iterparse over each (nothing extracted);
   full: sources.uspto_bulk.parse_file + Arrow conversion of every batch (what `pf parse uspto` does
-        before writing Parquet);
-  peer: PatentsView-DB's parser (`updater/xml_to_sql/parser.py`: its own file splitter,
-        `process_publication_document` with `resources/pgp_xml_map_v4_3-5.json`; rows kept in
-        memory, no pandas, no SQL) over the
-        same documents, uncompressed (it reads unzipped files), when `--peer DIR` (or
-        PF_BENCH_PEER) names a checkout of github.com/PatentsView/PatentsView-DB. Its imports that
-        only serve SQL loading and multiprocessing (pandas, billiard, its `lib` config) are stubbed;
-        its DTD is not loaded (offline), which if anything makes it faster. Its grant map
-        (`resources/patent_parser.json`) holds only government interest, related-application text
-        and CPC, so grants are timed with the full pgpubs map read at the grant paths
-        (`us-bibliographic-data-application` -> `-grant`): the same tables and fields per document.
-Ratios are taken per round (same load on the shared machine for all three) and the median round is
-reported. Peak RSS of the full parse is shown at `--mb` and 2x`--mb` (goal: flat in file size; both files go past
+        before writing Parquet), over the zip; `full.xml`: the same over the unzipped file;
+  floor.xml: the C part of `full` alone (split, libxml2 parse, the v4 stylesheet; nothing converted), a
+        lower bound for any parse on the lxml stack: peer/floor is the most such a parse could reach;
+  peer: PatentsView-DB (github.com/PatentsView/PatentsView-DB, a checkout named by `--peer DIR` or
+        PF_BENCH_PEER) over the unzipped file, as its weekly pipelines parse each kind:
+        applications: `updater/xml_to_sql/parser.py` (its splitter, `process_publication_document`
+        with `resources/pgp_xml_map_v4_3-5.json`; rows kept in memory), as issue #20 set it;
+        grants: its `granted_patent_parser` DAG's two parses: `updater/xml_to_csv` (`preprocess_xml.
+        clean_single_file`, then `parse_patents.get_results` over the whole-file tree: patent, parties,
+        citations, classifications, related documents) and `xml_to_sql` with its grant maps
+        (`text_parser.json`: claims, description texts; `patent_parser.json`: government interest, CPC).
+        `peer-pgpubs-map` (grants, reference only) is what this benchmark timed for grants before: the
+        pgpubs map read at the grant paths, which extracts no citations.
+        Its imports that serve SQL, DataFrames, config, QA or notifications (pandas, billiard, boto3,
+        `lib.configuration`, ...) are stubbed; no DTD is loaded (offline), which if anything makes it faster.
+Ratios are taken per round (the same load on the shared machine for all) and the median round is reported:
+vs lxml is bare/full (both read the zip), vs peer is peer/full.xml (both read the same unzipped file).
+Peak RSS of the full parse is shown at `--mb` and 2x`--mb` (goal: flat in file size; both files go past
 the first 500-document batch, which is what bounds memory).
 Goals (issue #20): full/bare >= 0.5 and full/peer >= 2 for both kinds. Ratios are of wall time; the same
 ratios of CPU time are printed too (on a machine shared with other work they are the steadier ones).
@@ -35,6 +41,7 @@ import multiprocessing as mp
 import os
 import re
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -48,6 +55,7 @@ sys.path.insert(0, str(REPO))
 SAMPLES = REPO.parent / "shared" / "real-samples" / "uspto-xml"
 KINDS = {"applications": ("ipa*.xml",), "grants": ("ipg*.xml", "grant_*.xml")}
 PEER_MAP = "resources/pgp_xml_map_v4_3-5.json"
+PEER_GRANT_MAPS = ("text_parser.json", "patent_parser.json")
 
 
 def seed_documents(kind: str) -> list[bytes]:
@@ -121,66 +129,142 @@ def _full(path: str, q: mp.Queue, _peer: str | None, _kind: str) -> None:
     _done(q, t, cpu, n)
 
 
+class _Stub(types.ModuleType):
+    """Stands in for a module the peer imports only for SQL, config, cloud or notification work."""
+
+    __path__: list[str] = []
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return None
+
+
+# The peer's imports that serve loading, config, QA and notifications (not parsing) and are not installed here
+# (pandas, billiard, ...) or would read its deployment config: stubbed, so that its own parsing code
+# (updater.*, lib.xml_helpers, lib.utilities.id_generator) is what runs.
+_PEER_STUBS = ("pandas", "billiard", "boto3", "bs4", "clint", "clint.textui", "elasticsearch", "lib.configuration",
+               "lib.notifications", "QA", "QA.xml_to_csv", "QA.xml_to_csv.ParserTest", "QA.xml_to_csv.XMLTest")
+
+
 def _import_peer(checkout: str) -> types.ModuleType:
-    """PatentsView-DB's parser module from a checkout, with its SQL/config/multiprocessing imports stubbed."""
-    for name in ("pandas", "billiard", "lib", "lib.configuration", "lib.utilities"):
-        stub = types.ModuleType(name)
-        stub.__path__ = []  # type: ignore[attr-defined]
-        stub.get_current_config = stub.download_xml_files = stub.log_writer = None  # type: ignore[attr-defined]
-        sys.modules.setdefault(name, stub)
-    if "sqlalchemy" not in sys.modules:
-        try:
-            import sqlalchemy  # noqa: F401
-        except ImportError:
-            sys.modules["sqlalchemy"] = types.SimpleNamespace(create_engine=None)  # type: ignore[assignment]
+    """PatentsView-DB's xml_to_sql parser module from a checkout, its non-parsing imports stubbed."""
+    for name in _PEER_STUBS:
+        sys.modules.setdefault(name, _Stub(name))
     sys.path.insert(0, checkout)
     from updater.xml_to_sql import parser  # type: ignore[import-not-found]
 
     return parser
 
 
-def _peer(path: str, q: mp.Queue, checkout: str | None, kind: str) -> None:
+def _peer_rows(parser: types.ModuleType, xml: str, maps: list[dict], tables: dict[str, list]) -> int:
+    """Its xml_to_sql loop (`parse_publication_xml` without the DTD and the DataFrames): split, parse, map."""
     from lxml import etree
 
-    peer = _import_peer(str(checkout))
-    xml_map_text = (Path(str(checkout)) / PEER_MAP).read_text()
-    if kind == "grants":
-        xml_map_text = xml_map_text.replace("us-bibliographic-data-application", "us-bibliographic-data-grant")
-    xml_map = json.loads(xml_map_text)
-    tables: dict[str, list] = {}
-    t, cpu, n = time.perf_counter(), _cpu(), 0
-    for current_xml in peer.extract_document(str(Path(path).with_suffix(".xml"))):  # as its parse loop does
+    n = 0
+    for current_xml in parser.extract_document(xml):
         if not current_xml:
             continue
         doc = etree.XML(current_xml.encode("utf-8"), parser=etree.XMLParser(load_dtd=False, no_network=True))
         if doc.tag == "sequence-cwu":
             continue
-        for table_name, rows in peer.process_publication_document(doc, xml_map):
-            tables.setdefault(table_name, []).extend(rows)
+        for xml_map in maps:
+            for table_name, rows in parser.process_publication_document(doc, xml_map):
+                tables.setdefault(table_name, []).extend(rows)
+        n += 1
+    return n
+
+
+def _peer(path: str, q: mp.Queue, checkout: str | None, kind: str) -> None:
+    """Applications: its pgpubs parser (`updater/xml_to_sql/parser.py`, v4 pgpubs map), as issue #20 set it.
+    Grants: its weekly grant route (the `granted_patent_parser` DAG): `xml_to_csv` (the file cleaned into one
+    document by `preprocess_xml.clean_single_file`, then `parse_patents.get_results` over that tree: patent,
+    parties, citations, classifications, related documents) and `xml_to_sql` with its grant maps
+    (`text_parser.json`: claims and description texts; `patent_parser.json`: government interest, CPC)."""
+    parser = _import_peer(str(checkout))
+    root = Path(str(checkout))
+    xml = str(Path(path).with_suffix(".xml"))
+    tables: dict[str, list] = {}
+    t, cpu = time.perf_counter(), _cpu()
+    if kind == "applications":
+        n = _peer_rows(parser, xml, [json.loads((root / PEER_MAP).read_text())], tables)
+    else:
+        from lib import xml_helpers  # type: ignore[import-not-found]
+        from updater.xml_to_csv import parse_patents, preprocess_xml  # type: ignore[import-not-found]
+
+        maps = [json.loads((root / "resources" / name).read_text()) for name in PEER_GRANT_MAPS]
+        fields = json.loads((root / "persistent_files" / "field_dict.json").read_text())
+        cleaned = str(Path(path).with_suffix(".clean.xml"))
+        preprocess_xml.clean_single_file(xml, cleaned)
+        results, _errors = parse_patents.get_results(xml_helpers.get_xml(cleaned), fields)
+        tables.update(results)
+        n = _peer_rows(parser, xml, maps, tables)
+    _done(q, t, cpu, n)
+
+
+def _peer_pgpubs_map(path: str, q: mp.Queue, checkout: str | None, kind: str) -> None:
+    """Grants through the pgpubs map read at the grant paths: the grant peer this benchmark timed before it
+    timed the grant route (it extracts no citations); printed for comparison only."""
+    parser = _import_peer(str(checkout))
+    xml_map_text = (Path(str(checkout)) / PEER_MAP).read_text()
+    xml_map = json.loads(xml_map_text.replace("us-bibliographic-data-application", "us-bibliographic-data-grant"))
+    t, cpu = time.perf_counter(), _cpu()
+    n = _peer_rows(parser, str(Path(path).with_suffix(".xml")), [xml_map], {})
+    _done(q, t, cpu, n)
+
+
+def _floor(path: str, q: mp.Queue, _peer: str | None, _kind: str) -> None:
+    """The libxml2/libxslt work of `full`, nothing converted: split the unzipped file, parse each document with
+    the project's parser settings, run the v4 stylesheet. No parse through lxml can take less CPU than this."""
+    from sources.uspto_bulk import iter_documents
+    from sources.uspto_bulk.safexml import parse_xml
+    from sources.uspto_bulk.v4fast import transform
+
+    t, cpu, n = time.perf_counter(), _cpu(), 0
+    xslt = transform()
+    for doc in iter_documents(Path(path).with_suffix(".xml")):
+        xslt(parse_xml(doc.data))
         n += 1
     _done(q, t, cpu, n)
+
+
+def _full_xml(path: str, q: mp.Queue, peer: str | None, kind: str) -> None:
+    """`_full` over the unzipped file: the same bytes the peer reads."""
+    _full(str(Path(path).with_suffix(".xml")), q, peer, kind)
+
+
+def _quiet(fn, path: str, q: mp.Queue, peer: str | None, kind: str) -> None:
+    """`fn` with stdout to /dev/null (the peer prints a line per related document; the writes still cost)."""
+    with open(os.devnull, "w") as sink:
+        sys.stdout = sink
+        fn(path, q, peer, kind)
 
 
 def _child(fn, path: Path, peer: str | None, kind: str) -> tuple[float, float, int, int]:
     """(wall seconds, CPU seconds, documents, peak RSS kB) of `fn` over `path` in a fresh process."""
     ctx = mp.get_context("spawn")
     q: mp.Queue = ctx.Queue()
-    p = ctx.Process(target=fn, args=(str(path), q, peer, kind))
+    p = ctx.Process(target=_quiet, args=(fn, str(path), q, peer, kind))
     p.start()
     res = q.get()
     p.join()
     return res
 
 
+RUNS = {"bare": _bare, "full": _full, "full.xml": _full_xml, "floor.xml": _floor, "peer": _peer, "peer-pgpubs-map": _peer_pgpubs_map}
+
+
 def run_kind(kind: str, tmp: Path, mb: int, repeat: int, peer: str | None) -> tuple[float, float | None]:
     docs = seed_documents(kind)
     big, double = tmp / f"{kind}-big.zip", tmp / f"{kind}-double.zip"
     big_bytes = build_weekly(big, mb, docs)
-    runs: dict[str, list[tuple[float, float, int, int]]] = {"bare": [], "full": [], "peer": []}
-    fns = {"bare": _bare, "full": _full, "peer": _peer}
+    names = ["bare", "full", "full.xml", "floor.xml"]
+    if peer:
+        names += ["peer", "peer-pgpubs-map"] if kind == "grants" else ["peer"]
+    runs: dict[str, list[tuple[float, float, int, int]]] = {name: [] for name in names}
     for _ in range(max(1, repeat)):
-        for name in ("bare", "full", "peer") if peer else ("bare", "full"):
-            runs[name].append(_child(fns[name], big, peer, kind))
+        for name in names:
+            runs[name].append(_child(RUNS[name], big, peer, kind))
     double_bytes = build_weekly(double, 2 * mb, docs)  # both past the first 500-document batch
     rss_double = _child(_full, double, peer, kind)[3]
     double.with_suffix(".xml").unlink()
@@ -189,23 +273,29 @@ def run_kind(kind: str, tmp: Path, mb: int, repeat: int, peer: str | None) -> tu
     print(f"{kind}: {mbs:.0f} MB XML, {runs['bare'][0][2]} documents ({len(docs)} real ones repeated), "
           f"{len(runs['bare'])} rounds, median shown")
     for name, rs in runs.items():
-        if rs:
-            print(f"  {name:4}: {mbs / med(r[0] for r in rs):6.1f} MB/s ({med(r[1] for r in rs):.2f} s CPU, "
-                  f"{rs[0][2]} docs), peak RSS {max(r[3] for r in rs) / 1024:.0f} MB")
-    ratio = med(b[0] / f[0] for b, f in zip(runs["bare"], runs["full"]))
-    print(f"  full/bare (CPU time): {med(b[1] / f[1] for b, f in zip(runs['bare'], runs['full'])):.2f} ratio")
+        print(f"  {name:15}: {mbs / med(r[0] for r in rs):6.1f} MB/s ({med(r[1] for r in rs):.2f} s CPU, "
+              f"{rs[0][2]} docs), peak RSS {max(r[3] for r in rs) / 1024:.0f} MB")
+
+    def ratio(slow: str, fast: str, field: int = 0) -> float:  # per round, then the median round
+        return med(s[field] / f[field] for s, f in zip(runs[slow], runs[fast]))
+
+    print(f"  full/bare (CPU time, both on the .zip): {ratio('bare', 'full', 1):.2f} ratio")
     vs_peer = None
-    if runs["peer"]:
-        print(f"  full/peer (CPU time): {med(p[1] / f[1] for p, f in zip(runs['peer'], runs['full'])):.2f} ratio")
-        vs_peer = med(p[0] / f[0] for p, f in zip(runs["peer"], runs["full"]))
+    if peer:
+        print(f"  full/peer (CPU time, both on the .xml): {ratio('peer', 'full.xml', 1):.2f} ratio")
+        print(f"  floor/peer (CPU time, the most an lxml parse could reach): {ratio('peer', 'floor.xml', 1):.2f} ratio")
+        if kind == "grants":
+            print(f"  full/peer-pgpubs-map (reference only): {ratio('peer-pgpubs-map', 'full.xml'):.2f} ratio")
+        vs_peer = ratio("peer", "full.xml")
         print(f"  {kind}_vs_peer: {vs_peer:.2f} ratio")
     else:
         print("  vs peer: not timed (give --peer DIR, a PatentsView-DB checkout); issue #20 measured it at "
               "11.3-16.3 MB/s vs bare lxml 71-98 MB/s (0.17) on applications")
     print(f"  full peak RSS {mbs:.0f} MB vs {double_bytes / 1e6:.0f} MB file: "
           f"{max(r[3] for r in runs['full']) / 1024:.0f} MB vs {rss_double / 1024:.0f} MB")
-    print(f"  {kind}_vs_lxml: {ratio:.2f} ratio")
-    return ratio, vs_peer
+    vs_lxml = ratio("bare", "full")
+    print(f"  {kind}_vs_lxml: {vs_lxml:.2f} ratio")
+    return vs_lxml, vs_peer
 
 
 def main() -> None:
@@ -216,7 +306,10 @@ def main() -> None:
                     help="checkout of PatentsView/PatentsView-DB to time its parser on the same files")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="pf-bench-"))
-    results = [run_kind(kind, tmp, args.mb, args.repeat, args.peer) for kind in KINDS]
+    try:
+        results = [run_kind(kind, tmp, args.mb, args.repeat, args.peer) for kind in KINDS]
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     if args.peer:
         print(f"uspto_parse_vs_peer: {min(vs_peer for _, vs_peer in results if vs_peer is not None):.2f} ratio")
     print(f"uspto_parse_vs_lxml: {min(ratio for ratio, _ in results):.2f} ratio")
