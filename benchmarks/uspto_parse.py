@@ -185,6 +185,7 @@ def _peer(path: str, q: mp.Queue, checkout: str | None, kind: str) -> None:
     root = Path(str(checkout))
     xml = str(Path(path).with_suffix(".xml"))
     tables: dict[str, list] = {}
+    sys.stdout = open(os.devnull, "w")  # it prints a line per related document (the writes still cost)
     t, cpu = time.perf_counter(), _cpu()
     if kind == "applications":
         n = _peer_rows(parser, xml, [json.loads((root / PEER_MAP).read_text())], tables)
@@ -233,25 +234,19 @@ def _full_xml(path: str, q: mp.Queue, peer: str | None, kind: str) -> None:
     _full(str(Path(path).with_suffix(".xml")), q, peer, kind)
 
 
-def _quiet(fn, path: str, q: mp.Queue, peer: str | None, kind: str) -> None:
-    """`fn` with stdout to /dev/null (the peer prints a line per related document; the writes still cost)."""
-    with open(os.devnull, "w") as sink:
-        sys.stdout = sink
-        fn(path, q, peer, kind)
-
-
 def _child(fn, path: Path, peer: str | None, kind: str) -> tuple[float, float, int, int]:
     """(wall seconds, CPU seconds, documents, peak RSS kB) of `fn` over `path` in a fresh process."""
     ctx = mp.get_context("spawn")
     q: mp.Queue = ctx.Queue()
-    p = ctx.Process(target=_quiet, args=(fn, str(path), q, peer, kind))
+    p = ctx.Process(target=fn, args=(str(path), q, peer, kind))
     p.start()
     res = q.get()
     p.join()
     return res
 
 
-RUNS = {"bare": _bare, "full": _full, "full.xml": _full_xml, "floor.xml": _floor, "peer": _peer, "peer-pgpubs-map": _peer_pgpubs_map}
+RUNS = {"bare": _bare, "full": _full, "full.xml": _full_xml, "floor.xml": _floor, "peer": _peer,
+        "peer-pgpubs-map": _peer_pgpubs_map}
 
 
 def run_kind(kind: str, tmp: Path, mb: int, repeat: int, peer: str | None) -> tuple[float, float | None]:
