@@ -17,9 +17,12 @@ from rich.table import Table
 
 from schemas import SchemaError
 
+from patentfactory.cli.orchestrator import orchestrator_error, set_startup_budget
 from patentfactory.errors import PFError
 
-# Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads.
+# Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads, and a
+# start-up budget for its temporary API server that fits a busy machine.
+set_startup_budget()
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -57,6 +60,12 @@ def friendly(fn):
                 raise
             hint = getattr(exc, "hint", "") or _hint_for(exc)
             say_error(getattr(exc, "message", None) or str(exc), hint)
+            raise typer.Exit(2) from None
+        except Exception as exc:  # noqa: BLE001 - only the orchestrator's start/connect failures are translated
+            err = orchestrator_error(exc)
+            if err is None or os.environ.get("PF_DEBUG"):
+                raise
+            say_error(err.message, err.hint)
             raise typer.Exit(2) from None
     return wrapper
 

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,3 +92,17 @@ def latest_problems(root: Path) -> list[str]:
             continue
         problems += [f"{dataset} {rep.version}: {p}" for p in rep.problems]
     return problems
+
+
+@contextmanager
+def saturated(seconds: float, workers: int | None = None):
+    """Busy-loop processes, one per core, for `seconds` (or until the block ends): a loaded laptop."""
+    n = workers or os.cpu_count() or 2
+    code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
+    procs = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
+    try:
+        yield procs
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
