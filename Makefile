@@ -5,11 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha256sum pyproject.toml | cut -c1-12)
 OUT ?= data/published
 SCALE ?= sample
+TEST_WORKERS ?= auto
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: install tesseract run sample test bench deploy clean
+.PHONY: install tesseract run sample test test-fast bench deploy clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,8 +31,13 @@ run: install
 sample: install  # regenerate the embedded sample world (committed under data/sample)
 	rm -rf data/sample && $(BIN)/pf generate --profile sample --scale 300 --seed 1337 --out data/sample
 
+# The whole suite on every core (xdist, modules kept together; see tests/conftest.py), slowest 15 listed last.
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
+# The inner loop: unit and conformance tests, no services and no whole runs (< 2 min).
+test-fast: install
+	PF_TEST_PREFECT_SERVER=0 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not slow and not e2e and not services"
 
 bench: install
 	$(BIN)/python benchmarks/uspto_parse.py

@@ -1,8 +1,15 @@
-"""Shared fixtures: where the real samples live, isolated Prefect home, temp roots."""
+"""Shared fixtures: where the real samples live, one Prefect API server per test process, temp roots."""
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -23,17 +30,85 @@ def real_samples() -> Path:
     return REAL_SAMPLES
 
 
+# One Prefect API server per test session, started as a process before collection (Prefect reads PREFECT_API_URL
+# once, at import) by the first pytest process (the xdist controller, whose workers inherit its environment) and
+# shared by every in-process flow and every `pf` subprocess through the environment. Without it each flow-running test process started its own temporary
+# server and ran the database migrations again (20-60 s each on a loaded 2-core machine). Tests that are about the
+# temporary server (the whole-run baseline, tests/resilience/test_orchestrator_start.py) drop PREFECT_API_URL.
+_SERVER_ENV = {"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
+               "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30", "PREFECT_UI_ENABLED": "false"}
+
+
+_OURS = "PF_TEST_PREFECT_SERVER"
+
+
+def pytest_configure(config):
+    if os.environ.get("PREFECT_API_URL"):  # an xdist worker (inherited), or a server the developer runs
+        return
+    if os.environ.get(_OURS) == "0":  # `make test-fast`: no flow runs, no server
+        return
+    home = Path(tempfile.mkdtemp(prefix="pf-test-prefect-"))
+    port = free_port()
+    env = {**os.environ, **_SERVER_ENV, "PREFECT_HOME": str(home)}
+    log = open(home / "server.log", "wb")
+    proc = subprocess.Popen([str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", "127.0.0.1",
+                             "--port", str(port), "--no-services", "--no-ui"],
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    os.environ["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
+    os.environ["PREFECT_HOME"] = str(home)
+    os.environ[_OURS] = str(home / "server.log")
+    config._pf_prefect_server = (proc, home, log)
+
+
+def pytest_unconfigure(config):
+    started = getattr(config, "_pf_prefect_server", None)
+    if not started:
+        return
+    proc, home, log = started
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    log.close()
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def _wait_for_prefect(budget_s: float = 240) -> None:
+    """Block until the session's server answers (it migrates its database while the tests are collected)."""
+    log = os.environ.get(_OURS)
+    if not log:
+        return
+    url = os.environ["PREFECT_API_URL"] + "/health"
+    deadline = time.monotonic() + budget_s
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except OSError:
+            time.sleep(0.5)
+    pytest.exit(f"the tests' Prefect server did not answer in {budget_s:.0f} s: {Path(log).read_text()[-2000:]}", 3)
+
+
+def _needs_prefect(items) -> bool:
+    """Flow runs happen only in the tests that start services or whole runs (`make test-fast` has none)."""
+    return any(item.get_closest_marker(m) for item in items for m in ("slow", "e2e", "services"))
+
+
 @pytest.fixture(autouse=True, scope="session")
-def _offline_env(tmp_path_factory):
-    """No hub downloads, no telemetry, a private Prefect home for the whole test session."""
-    home = tmp_path_factory.mktemp("prefect_home")
+def _offline_env(request):
+    """No hub downloads, no telemetry; where flows run, the session's Prefect server is up before the first test."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ["PREFECT_HOME"] = str(home)
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    if _needs_prefect(request.session.items):
+        _wait_for_prefect()
     yield
-    # Stop Prefect's ephemeral API server while pytest's streams are still open (its atexit hook
+    if "prefect.logging.handlers" not in sys.modules:  # no flow ran in this process: nothing to drain or stop
+        return
+    # Stop any temporary API server a test started while pytest's streams are still open (its atexit hook
     # would log to a closed console and print a spurious traceback after the summary).
     # Drain queued run logs and events first, or they retry against the stopped server for a minute.
     from prefect.events.worker import EventsWorker
@@ -71,3 +146,38 @@ def s3_env(monkeypatch):
         yield env
     finally:
         server.stop()
+
+
+# How `make test` spreads the suite over xdist workers (`--dist loadgroup`): a module's tests stay on one worker
+# (its module-scoped worlds and runs are built once), except the modules below, whose tests are independent
+# whole nights that gain most from running side by side; tests sharing the session's whole-run baseline
+# (tests/resilience) form one group so that the baseline runs once. Slow tests are handed out first.
+SPLIT_MODULES = frozenset({"tests.flows.test_nightly_live", "tests.flows.test_nightly"})
+BASELINE_MODULES = frozenset({"tests.resilience.test_faults_run", "tests.resilience.test_kill_resume",
+                              "tests.resilience.test_secrets", "tests.resilience.test_orchestrator_start"})
+
+
+# `make test-fast` leaves out what starts a server, a subprocess run or a generated world: every flow and
+# resilience test, and these modules (marked `services` here, so that the list lives in one place).
+SERVICE_PACKAGES = ("tests.flows.", "tests.resilience.")
+SERVICE_MODULES = frozenset({
+    "tests.core.test_quality_drift", "tests.core.test_s3_publish", "tests.core.test_memory_budget",
+    "tests.core.test_progress", "tests.core.test_http_replica", "tests.generator.test_profiles",
+    "tests.generator.test_world", "tests.evaluation.test_patenteb_eval", "tests.evaluation.test_baselines",
+    "tests.evaluation.test_evaluate_flow", "tests.sources.test_semopenalex", "tests.sources.test_epo_ops_client",
+    "tests.sources.test_epo_ops_responses", "tests.sources.test_ingest_ops", "tests.sources.test_ptab_odp",
+    "tests.transforms.test_families_vs_truth", "tests.transforms.test_ipbench", "tests.transforms.test_matching",
+    "tests.transforms.test_negatives"})
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__ if item.module else ""
+        if module.startswith(SERVICE_PACKAGES) or module in SERVICE_MODULES:
+            item.add_marker(pytest.mark.services)
+        if item.get_closest_marker("xdist_group") or module in SPLIT_MODULES:
+            continue
+        group = "baseline" if module in BASELINE_MODULES else module
+        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda it: 0 if it.get_closest_marker("slow") else 1)

@@ -10,6 +10,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -53,12 +54,21 @@ def quiet_progress_bars() -> None:
         pass
 
 
+@lru_cache(maxsize=4)
+def shared_model(path: str, device: str):
+    """One loaded SentenceTransformer per (folder, device) per process: a night builds and then scores with the
+    same model, and loading it costs seconds of CPU each time. Inference only, so sharing it is safe."""
+    from sentence_transformers import SentenceTransformer
+
+    log.info("loading encoder %s on %s", path, device)
+    quiet_progress_bars()
+    return SentenceTransformer(path, device=device)
+
+
 def load_encoder(model_path: str | Path | None = None, batch_size: int = 64) -> Encoder:
     """The packaged all-MiniLM-L6-v2, or a SentenceTransformer saved at `model_path`, on the CPU."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
-
     if model_path is None:
         path, name = Path(importlib.import_module(DEFAULT_MODEL_PACKAGE).get_model_path()), DEFAULT_MODEL_NAME
     else:
@@ -66,9 +76,7 @@ def load_encoder(model_path: str | Path | None = None, batch_size: int = 64) -> 
         if not path.is_dir():
             raise PFError(f"model folder {path} does not exist",
                           "pass a local SentenceTransformer folder with --model, or leave it out for all-MiniLM-L6-v2")
-    log.info("loading encoder %s from %s", name, path)
-    quiet_progress_bars()
-    model = SentenceTransformer(str(path), device="cpu")
+    model = shared_model(str(path), "cpu")
 
     def encode(texts: list[str]) -> np.ndarray:
         return model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,

@@ -45,21 +45,20 @@ SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min
 
 @lru_cache(maxsize=1)
 def load_model() -> Any:
-    """all-MiniLM-L6-v2 from its pip package (never from a hub), on a GPU when there is one, else the CPU."""
+    """all-MiniLM-L6-v2 from its pip package (never from a hub), on a GPU when there is one, else the CPU.
+
+    The same loaded model as eval's default encoder (`shared_model`), so a night loads it once."""
+    import importlib
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import importlib
 
-    from sentence_transformers import SentenceTransformer
-
-    from patentfactory.evaluation.encoders import quiet_progress_bars
-
-    pkg = importlib.import_module(MODEL_PACKAGE)
     import torch
 
-    quiet_progress_bars()
-    return SentenceTransformer(str(pkg.get_model_path()), device="cuda" if torch.cuda.is_available() else "cpu")
+    from patentfactory.evaluation.encoders import shared_model
+
+    pkg = importlib.import_module(MODEL_PACKAGE)
+    return shared_model(str(pkg.get_model_path()), "cuda" if torch.cuda.is_available() else "cpu")
 
 
 def model_functions() -> tuple[Callable[[list[str]], Any], Callable[[list[str]], list[int]]]:

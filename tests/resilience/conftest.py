@@ -25,6 +25,7 @@ def baseline(tmp_path_factory) -> Baseline:
     # then): a new user's loaded laptop. The default start-up budget must absorb it.
     env = pf_env(home, creds=True, log_level="DEBUG")
     env.pop("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", None)  # the CLI's own default, not the suite's
+    env.pop("PREFECT_API_URL", None)  # its own temporary API server (and Prefect home), not the test session's
     with saturated(30):
         ran = run_pf(pf_cmd(*run_args(home)), env, home, "baseline")
     assert ran.rc == 0, ran.log.read_text()[-3000:]

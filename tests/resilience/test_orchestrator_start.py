@@ -7,6 +7,7 @@ unreachable PREFECT_API_URL, must give one error line, one hint, exit 2 and no t
 from __future__ import annotations
 
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -30,15 +31,21 @@ def _one_line_error(proc) -> tuple[str, str]:
     return errors[0], hints[0]
 
 
-@pytest.mark.parametrize("live", [False, True], ids=["run", "run-live"])
-def test_tiny_startup_budget_on_a_busy_machine_is_one_line(tmp_path, live):
-    env = pf_env(tmp_path, creds=False) | {STARTUP_SETTING: "1"}
-    env.pop("PREFECT_API_URL", None)
-    with saturated(30):
-        proc = _run_pf(tmp_path, env, *(["--live"] if live else []))
-    error, hint = _one_line_error(proc)
-    assert "did not start within 1 s" in error
-    assert STARTUP_SETTING in hint and "PREFECT_API_URL" in hint
+def test_tiny_startup_budget_on_a_busy_machine_is_one_line(tmp_path):
+    """`pf run` and `pf run --live`, side by side while every core is busy, each with a 1 s budget."""
+    def start(live: bool):
+        home = tmp_path / ("live" if live else "replica")
+        home.mkdir()
+        env = pf_env(home, creds=False) | {STARTUP_SETTING: "1"}
+        env.pop("PREFECT_API_URL", None)  # the temporary server, not the test session's
+        return _run_pf(home, env, *(["--live"] if live else []))
+
+    with saturated(30), ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(start, (False, True)))
+    for proc in runs:
+        error, hint = _one_line_error(proc)
+        assert "did not start within 1 s" in error
+        assert STARTUP_SETTING in hint and "PREFECT_API_URL" in hint
 
 
 def test_unreachable_api_url_is_one_line(tmp_path):
@@ -48,7 +55,10 @@ def test_unreachable_api_url_is_one_line(tmp_path):
     assert "prefect server start" in hint
 
 
+@pytest.mark.slow
 def test_default_budget_fits_a_busy_machine(baseline):
-    """The session's baseline `pf run` started with every core busy (conftest) and the default budget."""
+    """The session's baseline `pf run` started with every core busy (conftest) and the default budget: it
+    published (the fixture asserts rc 0 and every dataset) on its own temporary API server."""
     assert DEFAULT_STARTUP_S >= 120
     assert baseline.started_saturated and baseline.files
+    assert (baseline.home / "prefect_home").is_dir()
