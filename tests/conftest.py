@@ -106,19 +106,17 @@ def _offline_env(request):
     if _needs_prefect(request.session.items):
         _wait_for_prefect()
     yield
-    if "prefect.logging.handlers" not in sys.modules:  # no flow ran in this process: nothing to drain or stop
-        return
     # Stop any temporary API server a test started while pytest's streams are still open (its atexit hook
     # would log to a closed console and print a spurious traceback after the summary).
     # Drain queued run logs and events first, or they retry against the stopped server for a minute.
-    from prefect.events.worker import EventsWorker
-    from prefect.logging.handlers import APILogWorker
-    from prefect.server.api.server import SubprocessASGIServer
-
-    APILogWorker.drain_all(timeout=30)
-    EventsWorker.drain_all(timeout=30)
-    for server in list(SubprocessASGIServer._instances.values()):
-        server.stop()
+    # Only what this process imported is touched (importing Prefect's server costs seconds).
+    if "prefect.logging.handlers" in sys.modules:
+        sys.modules["prefect.logging.handlers"].APILogWorker.drain_all(timeout=30)
+    if "prefect.events.worker" in sys.modules:
+        sys.modules["prefect.events.worker"].EventsWorker.drain_all(timeout=30)
+    if "prefect.server.api.server" in sys.modules:
+        for server in list(sys.modules["prefect.server.api.server"].SubprocessASGIServer._instances.values()):
+            server.stop()
 
 
 def free_port() -> int:
