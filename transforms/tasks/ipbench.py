@@ -33,7 +33,7 @@ DESCRIPTION_WORDS = 1000  # 4-2's description is cut to its first 1,000 words
 ABSTRACT_SHARE = 5  # one family in 5 (by a hash of its id) is reserved for 4-1
 CLASSIFICATION_PROMPT = ("Based on the title and abstract of the following patent, give its main {scheme} "
                          "classification code (section, class, subclass and group, e.g. {example}).")
-EXAMPLE = {"IPC": "H04L 29/06", "CPC": "H04L 63/0428"}
+EXAMPLE = {"IPC": "H04L 29/06", "CPC": "H04L 29/06"}  # a code both schemes dropped in 2022
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,8 @@ def visible_text(question: str, options: list[str] | None) -> str:
 
 def refuse_cross_task_leaks(tasks: dict[str, pl.DataFrame], group_of: dict[str, str],
                             extra_gold: dict[str, list[str]] | None = None) -> tuple[dict[str, pl.DataFrame], dict]:
-    """Drop every item whose question or options hold another task's gold text for the same family.
+    """Drop every item whose question or options hold a gold text of the same family: another task's, or
+    its own (a description quoting the claims, a code equal to the prompt's example).
 
     Gold texts are the answers of the open and generation tasks (a choice item's gold is which option,
     and its text is on show anyway), keyed by the family of the item's first source; `extra_gold` adds
@@ -207,7 +208,7 @@ def refuse_cross_task_leaks(tasks: dict[str, pl.DataFrame], group_of: dict[str, 
         for q, opts, src in zip(df["question"].to_list(), df["options"].to_list(), df["source_ids"].to_list()):
             text = visible_text(q, opts)
             groups = {group_of.get(s, s) for s in src}
-            keep.append(not any(t != task and g_text in text for g in groups for t, g_text in gold.get(g, ())
+            keep.append(not any(g_text in text for g in groups for t, g_text in gold.get(g, ())
                                 if t != "abstract" or task == "4-2"))
         kept[task] = df.filter(pl.Series(keep, dtype=pl.Boolean))
         refused[task] = df.height - kept[task].height
