@@ -18,6 +18,7 @@ from transforms.families import build_families
 from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, ITEM_FIELDS, abstract_pool, build_abstract_generation,
                                       build_classification, build_dependent_claims, claims_by_pub, described_members,
                                       family_groups, refuse_cross_task_leaks, representatives, task_registry)
+from transforms.tasks.ipbench_choice import build_subclass_choice, family_subclasses
 from transforms.tasks.ipbench_match import BLOCK, build_patent_match, family_neighbours, match_pairs
 from transforms.tasks.ipbench_shortcuts import answer_only_baselines
 
@@ -61,7 +62,7 @@ def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:
 
 
 def keep_whole_blocks(df: pl.DataFrame) -> pl.DataFrame:
-    """3-3 items whose block is whole (a block's four items share one option set)."""
+    """Choice items whose block is whole (a block's four items share one option set)."""
     key = pl.col("options").list.sort().list.join("\u0000")
     return df.filter(pl.len().over(key) % BLOCK == 0)
 
@@ -90,9 +91,13 @@ def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
     pairs = match_pairs(others.lazy(), inputs["citations"].lazy(), families.lazy()).collect()
     neighbours = family_neighbours(inputs["citations"], group_of)
     match, match_stats = build_patent_match(others, pairs, group_of, neighbours, seed, max_items)
+    choice = {f"{t}-mc": build_subclass_choice(others, f"{t}-mc", scheme, family_subclasses(pubs, group_of, scheme.lower()),
+                                               group_of, seed, max_items)
+              for t, scheme in (("1-5-1", "IPC"), ("1-5-2", "CPC"))}
     tasks = {
         "1-5-1": build_classification(others, "1-5-1", "IPC"),
         "1-5-2": build_classification(others, "1-5-2", "CPC"),
+        **{t: df for t, (df, _) in choice.items()},
         "3-3": match,
         "4-1": build_abstract_generation(for_41.lazy(), per_pub).collect(),
         "4-2": build_dependent_claims(described.lazy(), per_pub, inputs["descriptions"].lazy()).collect(),
@@ -101,14 +106,16 @@ def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
     tasks = {t: cap(df, max_items, seed) for t, df in tasks.items()}
     groups_42 = {group_of.get(s[0], s[0]) for s in tasks["4-2"]["source_ids"].to_list()}
     tasks, refused = refuse_cross_task_leaks(tasks, group_of, _abstracts_by_group(pubs, group_of, groups_42))
-    tasks["3-3"] = keep_whole_blocks(tasks["3-3"])
-    tasks = {t: df.select(CLASSIFICATION_FIELDS if t.startswith("1-5") else ITEM_FIELDS) for t, df in tasks.items()}
-    m = tasks["3-3"]
+    specs = task_registry()
+    tasks = {t: keep_whole_blocks(df) if specs[t].kind == "choice" else df for t, df in tasks.items()}
+    tasks = {t: df.select(CLASSIFICATION_FIELDS if specs[t].kind == "open" else ITEM_FIELDS) for t, df in tasks.items()}
     stats = {"representatives": reps.height, "english_publications": int((pubs["lang"] == "en").sum()),
              "families_reserved_for_4_1": for_41.height, "families_with_description": described.height,
-             "citation_pairs": pairs.height, "patent_match": match_stats, "built_before_cap": built,
+             "citation_pairs": pairs.height, "patent_match": match_stats,
+             "subclass_choice": {t: st for t, (_, st) in choice.items()}, "built_before_cap": built,
              "refused_cross_task_gold": refused, "items": {t: df.height for t, df in tasks.items()},
-             "answer_only_3_3": answer_only_baselines(m["options"].to_list(), m["answer"].to_list()),
+             "answer_only": {t: answer_only_baselines(df["options"].to_list(), df["answer"].to_list())
+                             for t, df in tasks.items() if specs[t].kind == "choice"},
              "max_items": max_items, "seed": seed}
     log.info("ipbench: %s", stats["items"])
     return tasks, stats
@@ -137,9 +144,17 @@ def _balanced_options(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
     return problems
 
 
-def _one_right_option(group_of: dict[str, str], neighbours: dict[str, set[str]]):
+def _one_right_option(group_of: dict[str, str], neighbours: dict[str, set[str]], subclasses: dict[str, dict[str, set[str]]]):
+    """3-3: no distractor in the query's or the answer's family or linked by a citation to the query's family;
+    1-5-x-mc: no distractor among the subclasses of the patent's family."""
     def check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
         problems = []
+        for task, scheme in (("1-5-1-mc", "ipc"), ("1-5-2-mc", "cpc")):
+            for split, df in frames.get(task, {}).items():
+                for opts, answer, src in df.select("options", "answer", "source_ids").rows():
+                    wrong = set(opts) - {answer}
+                    if wrong & subclasses[scheme].get(group_of.get(src[0], src[0]), set()):
+                        problems.append(f"{task}/{split}: a second right option for {src[0]}")
         for split, df in frames.get("3-3", {}).items():
             for opts, answer, src in df.select("options", "answer", "source_ids").rows():
                 query, *cands = src
@@ -173,6 +188,7 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
     built = [t for t in tasks if t not in empty]
     group_of = family_groups(inputs["families"])
     neighbours = family_neighbours(inputs["citations"], group_of)
+    subclasses = {s: family_subclasses(inputs["publications"], group_of, s) for s in ("ipc", "cpc")}
     release = Release(
         dataset="ipbench", tasks={t: {"test": tasks[t]} for t in built},
         config={"seed": seed, "max_items": max_items,
@@ -180,7 +196,7 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
         inputs=Ledger(root.sub("warehouse")).snapshot(),
         leakage_checks=[LeakageCheck("answers_among_options", _answers_in_options),
                         LeakageCheck("balanced_options", _balanced_options),
-                        LeakageCheck("one_right_option", _one_right_option(group_of, neighbours)),
+                        LeakageCheck("one_right_option", _one_right_option(group_of, neighbours, subclasses)),
                         LeakageCheck("no_cross_task_gold", _no_cross_task_gold(group_of))],
         distribution={t: stats["items"][t] for t in built}, distribution_title="items per task",
         card_sections=card_sections(stats, built, max_items), stats=stats,

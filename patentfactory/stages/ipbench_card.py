@@ -20,6 +20,7 @@ def _departures(stats: dict) -> str:
         "match at section, class, subclass and full code. The gold main code is the first IPC (CPC) symbol of the "
         "source record, normalised to `H04L 29/06` style; `codes` holds the patent's full list. The question is "
         "the title and abstract. One item per simple family (the smallest English publication number).",
+        _choice_line(stats),
         f"- **3-3 patent match** ({n.get('3-3', 0)} items): four candidates, the right one a patent the query "
         "cites (citation data, not expert judgement). Items come in balanced blocks of four that share their "
         f"candidates ({pm['blocks_same_ipc3']} blocks within one IPC class, {pm['blocks_same_section']} within one "
@@ -39,12 +40,24 @@ def _departures(stats: dict) -> str:
     return "\n".join(lines)
 
 
+def _choice_line(stats: dict) -> str:
+    n, sc = stats["items"], stats["subclass_choice"]
+    parts = [f"{t}: {n.get(t, 0)} items, {s['blocks_same_class']} blocks within one class and "
+             f"{s['blocks_same_section']} within one section, {s['dropped_no_block']} of {s['patents']} patents in no "
+             "block" for t, s in sorted(sc.items())]
+    return ("- **1-5-1-mc / 1-5-2-mc** (not in the paper; " + "; ".join(parts) + "): which subclass of the main "
+            "code, four options, published beside the open tasks for cheap scoring, built from the same patents "
+            "(score one form or the other). Balanced blocks as in 3-3; no distractor is a subclass of any code "
+            "of the patent's family.")
+
+
 def _shortcuts(stats: dict) -> str:
-    base = stats["answer_only_3_3"]
-    rows = "\n".join(f"| {k} | {base[k]:.3f} | {base[k] - base['chance']:+.3f} |" for k in SHORTCUTS)
-    return ("Accuracy on 3-3 of rules that never read the question (`option_length` and `position`: the better "
-            "of longest/shortest and of the four fixed positions). Blocks make each exactly chance.\n\n"
-            f"| rule | accuracy | vs chance ({base['chance']:.2f}) |\n|---|---:|---:|\n" + rows)
+    rows = [f"| {t} | {b['chance']:.3f} | " + " | ".join(f"{b[k]:.3f} ({b[k] - b['chance']:+.3f})" for k in SHORTCUTS)
+            + " |" for t, b in sorted(stats["answer_only"].items())]
+    return ("Accuracy of rules that never read the question, on every choice task (`option_length` and `position`: "
+            "the better of longest/shortest and of the four fixed positions). Balanced blocks make each chance.\n\n"
+            "| task | chance | " + " | ".join(SHORTCUTS) + " |\n|---|---:|" + "---:|" * len(SHORTCUTS) + "\n"
+            + "\n".join(rows))
 
 
 def card_sections(stats: dict, built: list[str], max_items: int) -> dict[str, str]:

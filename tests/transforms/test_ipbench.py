@@ -60,8 +60,9 @@ def _members(fam: dict, pid: str) -> frozenset[str]:
 
 
 def test_registry_names_the_built_tasks_and_rejects_expert_ones() -> None:
-    assert list(task_registry()) == ["1-5-1", "1-5-2", "3-3", "4-1", "4-2"]
-    assert {t: s.kind for t, s in task_registry().items()}["1-5-1"] == "open"
+    kinds = {t: s.kind for t, s in task_registry().items()}
+    assert kinds == {"1-5-1": "open", "1-5-2": "open", "1-5-1-mc": "choice", "1-5-2-mc": "choice", "3-3": "choice",
+                     "4-1": "generation", "4-2": "generation"}
     for bad in (("2-1", "choice"), ("one", "choice"), ("1-5-1", "multiple")):
         with pytest.raises(ValueError):
             IPBenchSpec(bad[0], "x", bad[1], "accuracy")
@@ -69,11 +70,12 @@ def test_registry_names_the_built_tasks_and_rejects_expert_ones() -> None:
 
 def test_every_task_is_built_with_its_fields(world) -> None:
     for task_id, df in world["tasks"].items():
-        want = CLASSIFICATION_FIELDS if task_id.startswith("1-5") else ITEM_FIELDS
+        kind = task_registry()[task_id].kind
+        want = CLASSIFICATION_FIELDS if kind == "open" else ITEM_FIELDS
         assert tuple(df.columns) == want and 0 < df.height <= MAX_ITEMS, task_id
         assert (df["task_id"] == task_id).all() and (df["language"] == "en").all()
         assert (df["answer"].str.len_chars() > 0).all() and (df["source_ids"].list.len() > 0).all()
-        assert (df["options"].list.len() == (4 if task_id == "3-3" else 0)).all(), task_id
+        assert (df["options"].list.len() == (4 if kind == "choice" else 0)).all(), task_id
     assert world["stats"]["items"] == {t: df.height for t, df in world["tasks"].items()}
 
 
@@ -104,17 +106,32 @@ def test_patent_match_has_exactly_one_right_option_in_every_item(world, fam) -> 
             assert not linked(d, query) and not linked(query, d), (query, d)
 
 
-def test_options_are_balanced_and_answer_only_rules_score_chance(world) -> None:
-    df = world["tasks"]["3-3"]
+def test_subclass_choice_has_exactly_one_right_option_in_every_item(world, fam) -> None:
+    codes = {s: dict(world["pubs"].select("pub_id", s).rows()) for s in ("ipc", "cpc")}
+    pubs = {r["pub_id"]: r for r in world["pubs"].select("pub_id", "title", "abstract").to_dicts()}
+    for task_id, scheme in (("1-5-1-mc", "ipc"), ("1-5-2-mc", "cpc")):
+        items = world["tasks"][task_id].rows(named=True)
+        assert len(items) >= 40
+        for row in items:
+            pid = row["source_ids"][0]
+            assert row["answer"] == codes[scheme][pid][0][:4] and pubs[pid]["abstract"] in row["question"]
+            family = {c[:4] for m in _members(fam, pid) for c in codes[scheme].get(m) or []}
+            assert [o for o in row["options"] if o in family] == [row["answer"]], (task_id, pid)
+
+
+@pytest.mark.parametrize("task_id", ["1-5-1-mc", "1-5-2-mc", "3-3"])
+def test_options_are_balanced_and_answer_only_rules_score_chance(world, task_id) -> None:
+    df = world["tasks"][task_id]
     shown = Counter(o for opts in df["options"].to_list() for o in opts)
     right = Counter(df["answer"].to_list())
     assert all(n == 4 * right[o] for o, n in shown.items())
     positions = Counter(opts.index(a) for opts, a in zip(df["options"].to_list(), df["answer"].to_list()))
     assert sorted(positions) == [0, 1, 2, 3] and len(set(positions.values())) == 1
-    scores = {s.model: s.value for s in score_ipbench("3-3", None, df)}
+    scores = {s.model: s.value for s in score_ipbench(task_id, None, df)}
     for rule in ("most_frequent_option", "option_length", "position"):
         assert abs(scores[rule] - scores["chance"]) <= 0.05, (rule, scores)
-    assert world["stats"]["answer_only_3_3"] == {k: scores[k] for k in world["stats"]["answer_only_3_3"]}
+    base = world["stats"]["answer_only"][task_id]
+    assert base == {k: scores[k] for k in base}
 
 
 def test_dependent_claims_read_the_cut_description_never_the_abstract(world, fam) -> None:
@@ -132,7 +149,8 @@ def test_dependent_claims_read_the_cut_description_never_the_abstract(world, fam
 
 
 def test_no_item_holds_another_tasks_gold_for_the_same_family(world, fam) -> None:
-    gold = [(t, frozenset(_members(fam, s[0])), a) for t, df in world["tasks"].items() if t != "3-3"
+    gold = [(t, frozenset(_members(fam, s[0])), a) for t, df in world["tasks"].items()
+            if task_registry()[t].kind != "choice"
             for s, a in zip(df["source_ids"].to_list(), df["answer"].to_list())]
     for task_id, df in world["tasks"].items():
         for row in df.iter_rows(named=True):
@@ -171,6 +189,7 @@ def test_build_is_deterministic_and_publishes_a_card_with_departures(world, tmp_
     n = world["stats"]["items"]
     for task_id in task_registry():
         assert f"**{task_id}" in dep or f"/ {task_id}" in dep
+    assert f"1-5-1-mc: {n['1-5-1-mc']} items" in dep and f"1-5-2-mc: {n['1-5-2-mc']} items" in dep
     assert f"({n['1-5-1']} / {n['1-5-2']} items" in dep and f"({n['3-3']} items" in dep
     assert f"({n['4-1']} items" in dep and f"({n['4-2']} items" in dep and f"first {DESCRIPTION_WORDS} words" in dep
     assert all(t in card for t in EXPERT_TASKS) and "## Answer-only baselines" in card

@@ -3,8 +3,9 @@
 IPBench has 20 tasks, most written by experts; five can be derived from the warehouse: IPC and CPC
 classification (1-5-1, 1-5-2), patent match (3-3), abstract generation (4-1) and dependent-claim
 generation (4-2). Classification is an open answer as in the paper (the main code, scored by exact match
-at section / class / subclass / full code); the item also carries the patent's full code list. 3-3 is the
-only choice task (`ipbench_match`). Every item has ITEM_FIELDS; 1-5 items add `codes`.
+at section / class / subclass / full code); the item also carries the patent's full code list. Choice tasks:
+3-3 (`ipbench_match`) and the subclass variants 1-5-1-mc / 1-5-2-mc (`ipbench_choice`), which the paper
+does not have. Every item has ITEM_FIELDS; open 1-5 items add `codes`.
 
 A family's texts appear in one generation role only: the abstract is 4-1's gold and the input of 1-5 and
 3-3, so the families kept for 4-1 (a stable hash share, `ABSTRACT_SHARE`) are used by no other task, and
@@ -27,7 +28,7 @@ ITEM_SCHEMA = {"task_id": pl.String, "mechanism": pl.String, "language": pl.Stri
 CLASSIFICATION_FIELDS = (*ITEM_FIELDS, "codes")
 EXPERT_TASKS = ("1-1", "1-2", "1-3", "1-4", "1-6", "1-7", "2-1", "2-2", "2-3", "2-4", "2-5", "3-1", "3-2",
                 "3-4", "3-5", "4-3")
-_TASK_ID = re.compile(r"^\d-\d(?:-\d)?$")
+_TASK_ID = re.compile(r"^\d-\d(?:-\d)?(?:-mc)?$")  # -mc: a multiple-choice variant the paper does not have
 EM_LEVELS = {"section": 1, "class": 3, "subclass": 4}  # plus the full code
 DESCRIPTION_WORDS = 1000  # 4-2's description is cut to its first 1,000 words
 ABSTRACT_SHARE = 5  # one family in 5 (by a hash of its id) is reserved for 4-1
@@ -62,6 +63,10 @@ SPECS: tuple[IPBenchSpec, ...] = (
                 description="title + abstract -> main IPC code; exact match at section/class/subclass/full code"),
     IPBenchSpec("1-5-2", "cpc_classification", "open", "exact_match",
                 description="title + abstract -> main CPC code; exact match at section/class/subclass/full code"),
+    IPBenchSpec("1-5-1-mc", "ipc_subclass_choice", "choice", "accuracy",
+                description="not in the paper: which IPC subclass, 4 options in balanced blocks"),
+    IPBenchSpec("1-5-2-mc", "cpc_subclass_choice", "choice", "accuracy",
+                description="not in the paper: which CPC subclass, 4 options in balanced blocks"),
     IPBenchSpec("3-3", "patent_match", "choice", "accuracy", description="the cited patent among 4 candidates"),
     IPBenchSpec("4-1", "abstract_generation", "generation", "rouge_l", description="claims -> abstract"),
     IPBenchSpec("4-2", "dependent_claim_generation", "generation", "rouge_l",

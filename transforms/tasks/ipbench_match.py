@@ -97,17 +97,23 @@ def form_blocks(items: list, key_passes: list[Callable[[object], Hashable]], fit
     return blocks, len(order)
 
 
-def block_items(block: list[MatchItem], seed: int) -> list[tuple[MatchItem, list[str]]]:
-    """Each member's options: the block's four targets, its own at a position no other member uses."""
-    rng = item_rng(seed, "3-3:block", ",".join(sorted(m.query for m in block)))
+def arrange(block: list, seed: int, tag: str, ident: Callable[[object], str]) -> list[tuple[object, list]]:
+    """Each member with the block's members in its option order, itself at a position no other member uses."""
+    rng = item_rng(seed, f"{tag}:block", ",".join(sorted(ident(m) for m in block)))
     positions = list(range(BLOCK))
     rng.shuffle(positions)
     out = []
     for member, pos in zip(block, positions):
-        others = [m.target for m in block if m is not member]
+        others = [m for m in block if m is not member]
         rng.shuffle(others)
-        out.append((member, [*others[:pos], member.target, *others[pos:]]))
+        out.append((member, [*others[:pos], member, *others[pos:]]))
     return out
+
+
+def cap_blocks(blocks: list[list], max_items: int, seed: int, tag: str, ident: Callable[[object], str]) -> list[list]:
+    """At most `max_items` items as whole blocks, a seeded choice."""
+    return sorted(blocks, key=lambda b: (item_rng(seed, f"{tag}:cap", ident(b[0])).random(), ident(b[0])))[
+        :max_items // BLOCK]
 
 
 def build_patent_match(reps: pl.DataFrame, pairs: pl.DataFrame, group_of: dict[str, str],
@@ -117,13 +123,13 @@ def build_patent_match(reps: pl.DataFrame, pairs: pl.DataFrame, group_of: dict[s
     ipc3 = dict(zip(reps["pub_id"].to_list(), reps["ipc3"].to_list()))
     items = match_items(pairs, text, group_of, neighbours)
     blocks, dropped = form_blocks(items, [lambda m: ipc3[m.target], lambda m: ipc3[m.target][:1]], fits,
-                                   lambda m: m.query, seed, "3-3")
+                                  lambda m: m.query, seed, "3-3")
     same_ipc3 = sum(len({ipc3[m.target] for m in b}) == 1 for b in blocks)
-    keep = sorted(blocks, key=lambda b: item_rng(seed, "3-3:cap", b[0].query).random())[:max_items // BLOCK]
-    rows = [row for b in keep for row in block_items(b, seed)]
-    q = [QUESTION + text[m.query] for m, _ in rows]
-    df = items_frame("3-3", q, [[text[i] for i in ids] for _, ids in rows], [m.option for m, _ in rows],
-                     [[m.query, *ids] for m, ids in rows])
+    ident = lambda m: m.query  # noqa: E731
+    keep = cap_blocks(blocks, max_items, seed, "3-3", ident)
+    rows = [row for b in keep for row in arrange(b, seed, "3-3", ident)]
+    df = items_frame("3-3", [QUESTION + text[m.query] for m, _ in rows], [[o.option for o in opts] for _, opts in rows],
+                     [m.option for m, _ in rows], [[m.query, *(o.target for o in opts)] for m, opts in rows])
     stats = {"pairs": pairs.height, "blocks": len(blocks), "blocks_same_ipc3": same_ipc3,
              "blocks_same_section": len(blocks) - same_ipc3, "dropped_no_block": dropped,
              "dropped_cap": (len(blocks) - len(keep)) * BLOCK}
