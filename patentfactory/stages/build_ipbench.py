@@ -22,6 +22,9 @@ from transforms.tasks.ipbench_choice import build_subclass_choice, family_subcla
 from transforms.tasks.ipbench_match import BLOCK, build_patent_match, family_neighbours, match_pairs
 from transforms.tasks.ipbench_shortcuts import answer_only_baselines
 
+from schemas import validate
+from schemas.ipbench_items import IPBENCH_CLASSIFICATION_ITEMS, IPBENCH_ITEMS
+
 from patentfactory.errors import PFError
 from patentfactory.store.drift import coverage_of
 from patentfactory.store.ledger import Ledger
@@ -186,6 +189,9 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
     empty = sorted(t for t, df in tasks.items() if df.height == 0)
     stats["empty_tasks"] = empty
     built = [t for t in tasks if t not in empty]
+    specs = task_registry()
+    for t in built:  # the published contract, checked at the boundary
+        validate(tasks[t].to_arrow(), IPBENCH_CLASSIFICATION_ITEMS if specs[t].kind == "open" else IPBENCH_ITEMS)
     group_of = family_groups(inputs["families"])
     neighbours = family_neighbours(inputs["citations"], group_of)
     subclasses = {s: family_subclasses(inputs["publications"], group_of, s) for s in ("ipc", "cpc")}

@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 from patentfactory.evaluation.zero_shot import score_ipbench
@@ -22,6 +23,8 @@ from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
+from schemas import validate
+from schemas.ipbench_items import IPBENCH_CLASSIFICATION_ITEMS, IPBENCH_ITEMS
 from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, DESCRIPTION_WORDS, EXPERT_TASKS, ITEM_FIELDS,
                                       IPBenchSpec, refuse_cross_task_leaks, task_registry)
 
@@ -181,6 +184,9 @@ def test_build_is_deterministic_and_publishes_a_card_with_departures(world, tmp_
     rep = inspect_version(Storage(tmp_path), "ipbench", pub.version)
     assert rep.ok, rep.problems
     assert {f["path"] for f in rep.manifest["files"]} == {f"{t}/test.parquet" for t in task_registry()}
+    for task_id, spec in task_registry().items():
+        table = pq.read_table(tmp_path / "ipbench" / pub.version / task_id / "test.parquet")
+        validate(table, IPBENCH_CLASSIFICATION_ITEMS if spec.kind == "open" else IPBENCH_ITEMS)
     leak = json.loads((tmp_path / "ipbench" / pub.version / "manifest.json").read_text())["leakage"]
     assert {k: v["ok"] for k, v in leak.items()} == dict.fromkeys(
         ("answers_among_options", "balanced_options", "one_right_option", "no_cross_task_gold"), True)
