@@ -92,7 +92,8 @@ def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
     for_41, others = reps.filter(to_abstract), reps.filter(~to_abstract)
     per_pub = claims_by_pub(inputs["claims"].lazy())
     pairs = match_pairs(others.lazy(), inputs["citations"].lazy(), families.lazy()).collect()
-    neighbours = family_neighbours(inputs["citations"], group_of)
+    neighbours = family_neighbours(inputs["citations"], group_of,
+                                   {group_of.get(q, q) for q in pairs["query"].to_list()})
     match, match_stats = build_patent_match(others, pairs, group_of, neighbours, seed, max_items)
     choice = {f"{t}-mc": build_subclass_choice(others, f"{t}-mc", scheme, family_subclasses(pubs, group_of, scheme.lower()),
                                                group_of, seed, max_items)
@@ -193,7 +194,8 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
     for t in built:  # the published contract, checked at the boundary
         validate(tasks[t].to_arrow(), IPBENCH_CLASSIFICATION_ITEMS if specs[t].kind == "open" else IPBENCH_ITEMS)
     group_of = family_groups(inputs["families"])
-    neighbours = family_neighbours(inputs["citations"], group_of)
+    queries = [src[0] for src in tasks["3-3"]["source_ids"].to_list()] if "3-3" in built else []
+    neighbours = family_neighbours(inputs["citations"], group_of, {group_of.get(q, q) for q in queries})
     subclasses = {s: family_subclasses(inputs["publications"], group_of, s) for s in ("ipc", "cpc")}
     release = Release(
         dataset="ipbench", tasks={t: {"test": tasks[t]} for t in built},

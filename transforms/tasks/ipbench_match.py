@@ -46,13 +46,18 @@ def match_pairs(reps: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFr
     return edges.select("query", "target").unique().sort("query", "target").unique(subset="query", keep="first")
 
 
-def family_neighbours(citations: pl.DataFrame, group_of: dict[str, str]) -> dict[str, set[str]]:
-    """family -> every family that cites it or that it cites (any member to any member)."""
+def family_neighbours(citations: pl.DataFrame, group_of: dict[str, str], wanted: set[str]) -> dict[str, set[str]]:
+    """family -> every family that cites it or that it cites (any member to any member), for the `wanted`
+    families only (the queries'), so a real-size citation table stays in polars."""
+    groups = pl.DataFrame({"pub": list(group_of), "g": list(group_of.values())}, schema={"pub": pl.String, "g": pl.String})
+    edges = citations.drop_nulls("cited_pub_id").select(a="citing_pub_id", b="cited_pub_id")
+    for end in ("a", "b"):
+        edges = (edges.join(groups.rename({"pub": end, "g": f"g{end}"}), on=end, how="left")
+                 .with_columns(pl.coalesce(f"g{end}", end).alias(f"g{end}")))
+    both = pl.concat([edges.select(x="ga", y="gb"), edges.select(x="gb", y="ga")])
     out: dict[str, set[str]] = {}
-    for a, b in citations.drop_nulls("cited_pub_id").select("citing_pub_id", "cited_pub_id").iter_rows():
-        ga, gb = group_of.get(a, a), group_of.get(b, b)
-        out.setdefault(ga, set()).add(gb)
-        out.setdefault(gb, set()).add(ga)
+    for x, y in both.filter(pl.col("x").is_in(list(wanted))).unique().rows():
+        out.setdefault(x, set()).add(y)
     return out
 
 
