@@ -101,7 +101,8 @@ def _item_input(question: str) -> str:
     return question.split("\n", 1)[1] if "\n" in question else question
 
 
-def classification_em(gold: list[str], pred: list[str | None], codes: list[list[str]] | None = None) -> dict[str, float]:
+def classification_em(gold: list[str], pred: list[str | None],
+                      codes: list[list[str]] | None = None) -> dict[str, float]:
     """Exact match of a predicted code with the gold main code at section, class, subclass and full code
     (the paper's four levels), both normalised by `normalise_ipc`; with `codes`, also full-code match
     with any of the patent's codes (`full_code_em_any`)."""

@@ -95,8 +95,9 @@ def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
     neighbours = family_neighbours(inputs["citations"], group_of,
                                    {group_of.get(q, q) for q in pairs["query"].to_list()})
     match, match_stats = build_patent_match(others, pairs, group_of, neighbours, seed, max_items)
-    choice = {f"{t}-mc": build_subclass_choice(others, f"{t}-mc", scheme, family_subclasses(pubs, group_of, scheme.lower()),
-                                               group_of, seed, max_items)
+    choice = {f"{t}-mc": build_subclass_choice(others, f"{t}-mc", scheme,
+                                               family_subclasses(pubs, group_of, scheme.lower()), group_of, seed,
+                                               max_items)
               for t, scheme in (("1-5-1", "IPC"), ("1-5-2", "CPC"))}
     tasks = {
         "1-5-1": build_classification(others, "1-5-1", "IPC"),
@@ -148,7 +149,8 @@ def _balanced_options(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
     return problems
 
 
-def _one_right_option(group_of: dict[str, str], neighbours: dict[str, set[str]], subclasses: dict[str, dict[str, set[str]]]):
+def _one_right_option(group_of: dict[str, str], neighbours: dict[str, set[str]],
+                      subclasses: dict[str, dict[str, set[str]]]):
     """3-3: no distractor in the query's or the answer's family or linked by a citation to the query's family;
     1-5-x-mc: no distractor among the subclasses of the patent's family."""
     def check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:

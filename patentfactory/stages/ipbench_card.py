@@ -28,13 +28,15 @@ def _departures(stats: dict) -> str:
         f"{pm['dropped_cap']} were left out by the cap. No distractor is in the family of the query or of the "
         "answer, and none cites or is cited by any member of the query's family.",
         f"- **4-1 abstract generation** ({n.get('4-1', 0)} items): all claims -> the abstract. One family in "
-        f"{ABSTRACT_SHARE} (a stable hash; {stats['families_reserved_for_4_1']} families) is kept for 4-1 and used "
-        "by no other task, since every other task shows the abstract.",
+        f"{ABSTRACT_SHARE} without a description (a stable hash; {stats['families_reserved_for_4_1']} families) is "
+        "kept for 4-1 and used by no other task, since the other tasks show the abstract (and 4-1's claims hold "
+        "4-2's gold).",
         f"- **4-2 dependent claims** ({n.get('4-2', 0)} items, {stats['families_with_description']} families have "
         f"a description): claim 1 and the description cut to its first {DESCRIPTION_WORDS} words -> claim 1's "
         "direct dependent claims. A family without a description gives no item; the abstract never stands in.",
-        "- **Cross-task gold**: an item whose question or options hold another task's gold text for the same "
-        "family (the answer of 1-5, 4-1 or 4-2; for 4-2 also any abstract of the family) is refused at build time: "
+        "- **Cross-task gold**: an item whose question or options hold a gold text of the same family (the answer "
+        "of 1-5, 4-1 or 4-2, another task's or its own; for 4-2 also any abstract of the family) is refused at "
+        "build time; a choice item's gold is which option, not a text. Refused: "
         + ", ".join(f"{t}: {k}" for t, k in sorted(refused.items())) + ".",
     ]
     return "\n".join(lines)

@@ -54,7 +54,8 @@ def build_subclass_choice(reps: pl.DataFrame, task_id: str, scheme: str, subclas
     keep = cap_blocks(blocks, max_items, seed, task_id, ident)
     rows = [row for b in keep for row in arrange(b, seed, task_id, ident)]
     out = items_frame(task_id, [QUESTION.format(scheme=scheme) + m.text for m, _ in rows],
-                      [[o.label for o in opts] for _, opts in rows], [m.label for m, _ in rows], [[m.pub] for m, _ in rows])
+                      [[o.label for o in opts] for _, opts in rows], [m.label for m, _ in rows],
+                      [[m.pub] for m, _ in rows])
     stats = {"patents": len(items), "blocks": len(blocks), "blocks_same_class": same_class,
              "blocks_same_section": len(blocks) - same_class, "dropped_no_block": dropped,
              "dropped_cap": (len(blocks) - len(keep)) * 4}

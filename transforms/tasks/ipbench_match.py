@@ -49,7 +49,8 @@ def match_pairs(reps: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFr
 def family_neighbours(citations: pl.DataFrame, group_of: dict[str, str], wanted: set[str]) -> dict[str, set[str]]:
     """family -> every family that cites it or that it cites (any member to any member), for the `wanted`
     families only (the queries'), so a real-size citation table stays in polars."""
-    groups = pl.DataFrame({"pub": list(group_of), "g": list(group_of.values())}, schema={"pub": pl.String, "g": pl.String})
+    groups = pl.DataFrame({"pub": list(group_of), "g": list(group_of.values())},
+                          schema={"pub": pl.String, "g": pl.String})
     edges = citations.drop_nulls("cited_pub_id").select(a="citing_pub_id", b="cited_pub_id")
     for end in ("a", "b"):
         edges = (edges.join(groups.rename({"pub": end, "g": f"g{end}"}), on=end, how="left")
