@@ -24,8 +24,9 @@ def _departures(stats: dict) -> str:
         f"- **3-3 patent match** ({n.get('3-3', 0)} items): four candidates, the right one a patent the query "
         "cites (citation data, not expert judgement). Items come in balanced blocks of four that share their "
         f"candidates ({pm['blocks_same_ipc3']} blocks within one IPC class, {pm['blocks_same_section']} within one "
-        f"section); {pm['dropped_no_block']} of {pm['pairs']} citation pairs fitted no block and "
-        f"{pm['dropped_cap']} were left out by the cap. No distractor is in the family of the query or of the "
+        f"section); of {pm['pairs']} citation pairs (one per query), {pm['pairs_same_family']} join two members of "
+        f"one extended family, {pm['dropped_no_block']} are in no block and {pm['dropped_cap']} were left out by "
+        "the cap. No distractor is in the family of the query or of the "
         "answer, and none cites or is cited by any member of the query's family.",
         f"- **4-1 abstract generation** ({n.get('4-1', 0)} items): all claims -> the abstract. One family in "
         f"{ABSTRACT_SHARE} without a description (a stable hash; {stats['families_reserved_for_4_1']} families) is "

@@ -199,3 +199,19 @@ def test_build_is_deterministic_and_publishes_a_card_with_departures(world, tmp_
     assert f"({n['1-5-1']} / {n['1-5-2']} items" in dep and f"({n['3-3']} items" in dep
     assert f"({n['4-1']} items" in dep and f"({n['4-2']} items" in dep and f"first {DESCRIPTION_WORDS} words" in dep
     assert all(t in card for t in EXPERT_TASKS) and "## Answer-only baselines" in card
+
+
+def test_departure_counts_add_up(world) -> None:
+    st = world["stats"]
+    pm = st["patent_match"]
+    assert pm["pairs"] == pm["pairs_same_family"] + 4 * pm["blocks"] + pm["dropped_no_block"]
+    assert st["refused_cross_task_gold"]["3-3"] == 0  # a refused choice item takes its whole block with it
+    assert st["items"]["3-3"] == 4 * pm["blocks"] - pm["dropped_cap"]
+    for task_id, sc in st["subclass_choice"].items():
+        assert sc["patents"] == 4 * sc["blocks"] + sc["dropped_no_block"]
+        assert st["items"][task_id] == 4 * sc["blocks"] - sc["dropped_cap"]
+    for task_id in ("1-5-1", "1-5-2", "4-1", "4-2"):
+        capped = min(st["built_before_cap"][task_id], MAX_ITEMS)
+        assert st["items"][task_id] == capped - st["refused_cross_task_gold"][task_id]
+    assert st["items"]["4-1"] <= st["families_reserved_for_4_1"]
+    assert st["items"]["4-2"] <= st["families_with_description"]

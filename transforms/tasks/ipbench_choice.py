@@ -49,7 +49,8 @@ def build_subclass_choice(reps: pl.DataFrame, task_id: str, scheme: str, subclas
                        frozenset(subclasses.get(group_of.get(pid, pid), set()) | {c[:SUBCLASS] for c in codes}), text)
              for pid, codes, text in zip(df["pub_id"].to_list(), df[col].to_list(), patent_text(df))]
     ident = lambda m: m.pub  # noqa: E731
-    blocks, dropped = form_blocks(items, [lambda m: m.label[:3], lambda m: m.label[:1]], fits, ident, seed, task_id)
+    blocks, dropped = form_blocks(items, [lambda m: m.label[:3], lambda m: m.label[:1]], fits, ident, seed, task_id,
+                                  max_items)
     same_class = sum(len({m.label[:3] for m in b}) == 1 for b in blocks)
     keep = cap_blocks(blocks, max_items, seed, task_id, ident)
     rows = [row for b in keep for row in arrange(b, seed, task_id, ident)]

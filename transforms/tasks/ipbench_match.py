@@ -79,11 +79,18 @@ def fits(a: MatchItem, b: MatchItem) -> bool:
             and a.option != b.option and a.query != b.query)
 
 
+POOL_PER_ITEM = 8  # blocks are formed from at most 8 x max_items candidates (a seeded sample): bounded time
+
+
 def form_blocks(items: list, key_passes: list[Callable[[object], Hashable]], fit: Callable[[object, object], bool],
-                ident: Callable[[object], str], seed: int, tag: str) -> tuple[list[list], int]:
+                ident: Callable[[object], str], seed: int, tag: str, max_items: int) -> tuple[list[list], int]:
     """Greedy blocks of BLOCK mutually fitting items, in a seeded order, first within each key of the
-    first pass (e.g. the target's IPC3), the leftovers within the next pass's keys; returns (blocks, dropped)."""
+    first pass (e.g. the target's IPC3), the leftovers within the next pass's keys; returns (blocks, dropped).
+
+    Candidates past POOL_PER_ITEM x `max_items` (the seeded order's tail) are not tried and count as dropped."""
     order = sorted(items, key=lambda it: (item_rng(seed, tag, ident(it)).random(), ident(it)))
+    untried = order[POOL_PER_ITEM * max_items:]
+    order = order[:POOL_PER_ITEM * max_items]
     blocks: list[list] = []
     for key in key_passes:
         open_blocks: dict[Hashable, list[list]] = {}
@@ -100,7 +107,7 @@ def form_blocks(items: list, key_passes: list[Callable[[object], Hashable]], fit
         for slot in open_blocks.values():
             left += [it for b in slot for it in b]
         order = left
-    return blocks, len(order)
+    return blocks, len(order) + len(untried)
 
 
 def arrange(block: list, seed: int, tag: str, ident: Callable[[object], str]) -> list[tuple[object, list]]:
@@ -129,14 +136,14 @@ def build_patent_match(reps: pl.DataFrame, pairs: pl.DataFrame, group_of: dict[s
     ipc3 = dict(zip(reps["pub_id"].to_list(), reps["ipc3"].to_list()))
     items = match_items(pairs, text, group_of, neighbours)
     blocks, dropped = form_blocks(items, [lambda m: ipc3[m.target], lambda m: ipc3[m.target][:1]], fits,
-                                  lambda m: m.query, seed, "3-3")
+                                  lambda m: m.query, seed, "3-3", max_items)
     same_ipc3 = sum(len({ipc3[m.target] for m in b}) == 1 for b in blocks)
     ident = lambda m: m.query  # noqa: E731
     keep = cap_blocks(blocks, max_items, seed, "3-3", ident)
     rows = [row for b in keep for row in arrange(b, seed, "3-3", ident)]
     df = items_frame("3-3", [QUESTION + text[m.query] for m, _ in rows], [[o.option for o in opts] for _, opts in rows],
                      [m.option for m, _ in rows], [[m.query, *(o.target for o in opts)] for m, opts in rows])
-    stats = {"pairs": pairs.height, "blocks": len(blocks), "blocks_same_ipc3": same_ipc3,
+    stats = {"pairs": pairs.height, "pairs_same_family": pairs.height - len(items), "blocks": len(blocks), "blocks_same_ipc3": same_ipc3,
              "blocks_same_section": len(blocks) - same_ipc3, "dropped_no_block": dropped,
              "dropped_cap": (len(blocks) - len(keep)) * BLOCK}
     return df, stats
