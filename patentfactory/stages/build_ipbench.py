@@ -1,10 +1,10 @@
-"""Stage: warehouse -> the five data-derived IPBench tasks -> versioned publish.
+"""Stage: warehouse -> the data-derived IPBench tasks -> versioned publish.
 
 Reads `publications`, `families` (derived here when the warehouse has none), `claims`, `citations` and
-`descriptions`, builds 1-5-1, 1-5-2 (open classification), the choice tasks 1-5-1-mc, 1-5-2-mc and 3-3
-(balanced blocks), 4-1 and 4-2 in English, caps each task at `max_items` with a seeded sample, refuses items that hold another task's gold
-for the same family, and publishes `ipbench/<version>/<task_id>/test.parquet`. Publishing re-checks the
-rules over every item: one right option, balanced options, no cross-task gold.
+`descriptions`; builds 1-5-1, 1-5-2 (open classification), the choice tasks 1-5-1-mc, 1-5-2-mc and 3-3
+(balanced blocks), 4-1 and 4-2 in English; caps each task at `max_items` with a seeded sample; refuses items
+that hold a gold text of their family; publishes `ipbench/<version>/<task_id>/test.parquet`. Publishing
+re-checks the rules over every item: one right option, balanced options, no cross-task gold.
 """
 from __future__ import annotations
 
