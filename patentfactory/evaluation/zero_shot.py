@@ -7,9 +7,11 @@ PILOT-Bench is evaluated zero-shot in its paper, so its `all` set has no train s
   board's opinion): statute sections named (35 U.S.C. 101/102/103/112, else Others) and board authorities
   named (37 CFR 1.131/1.132/41.50(x), else Others); the inputs carry no outcome cue, so the subdecisions get
   the board's most frequent real outcome, `Affirmed`.
-IPBench's built tasks: choice items (1-5-1, 1-5-2, 3-3) by `first_option` and `lexical_overlap` (the option
-sharing most words with the question), scored by accuracy as in the paper; generation items (4-1, 4-2) by
-`lead` (the item's own input text, cut to 120 words) scored with ROUGE-L F (primary) and BLEU.
+IPBench's built tasks: open classification (1-5-1, 1-5-2) by `prior` (the most frequent main code) and
+`nearest_neighbour` (the code of the most word-similar other item), scored by exact match at section, class,
+subclass and full code as in the paper; choice items (3-3) by `lexical_overlap` (the option sharing most words
+with the question) and the answer-only rules with `chance` beside them, by accuracy; generation items (4-1, 4-2)
+by `lead` (the item's own input text, cut to 120 words) scored with ROUGE-L F (primary) and BLEU.
 """
 from __future__ import annotations
 
@@ -18,6 +20,10 @@ from collections import Counter
 
 import numpy as np
 import polars as pl
+
+from transforms.ipc_symbols import normalise_ipc
+from transforms.tasks.ipbench import EM_LEVELS
+from transforms.tasks.ipbench_shortcuts import answer_only_baselines
 
 from .metrics import accuracy, multiclass_scores, multilabel_scores
 from .results import Score, SkipTask
@@ -95,16 +101,59 @@ def _item_input(question: str) -> str:
     return question.split("\n", 1)[1] if "\n" in question else question
 
 
+def classification_em(gold: list[str], pred: list[str | None],
+                      codes: list[list[str]] | None = None) -> dict[str, float]:
+    """Exact match of a predicted code with the gold main code at section, class, subclass and full code
+    (the paper's four levels), both normalised by `normalise_ipc`; with `codes`, also full-code match
+    with any of the patent's codes (`full_code_em_any`)."""
+    g = [normalise_ipc(x) or "" for x in gold]
+    p = [normalise_ipc(x) or "" if x else "" for x in pred]
+    n = max(len(g), 1)
+    out = {f"{level}_em": sum(bool(a) and a[:k] == b[:k] for a, b in zip(p, g)) / n for level, k in EM_LEVELS.items()}
+    out["full_code_em"] = sum(bool(a) and a == b for a, b in zip(p, g)) / n
+    if codes is not None:
+        out["full_code_em_any"] = sum(bool(a) and a in {normalise_ipc(c) for c in cs}
+                                      for a, cs in zip(p, codes)) / n
+    return out
+
+
+def _nearest_codes(questions: list[str], gold: list[str]) -> list[str]:
+    """Leave-one-out nearest neighbour: the main code of the other item sharing most words (Jaccard)."""
+    bags = [_words(_item_input(q)) for q in questions]
+    out = []
+    for i, bag in enumerate(bags):
+        scores = [(len(bag & b) / max(len(bag | b), 1), -j) for j, b in enumerate(bags) if j != i]
+        out.append(gold[-max(scores)[1]] if scores else "")
+    return out
+
+
+def _score_open_classification(task: str, test: pl.DataFrame) -> list[Score]:
+    gold, codes = test["answer"].to_list(), test["codes"].to_list()
+    top = max(sorted(set(gold)), key=Counter(gold).__getitem__)
+    preds = {"prior": [top] * len(gold), "nearest_neighbour": _nearest_codes(test["question"].to_list(), gold)}
+    return [Score(task, model, metric, value, primary=metric == "full_code_em")
+            for model, pred in preds.items() for metric, value in classification_em(gold, pred, codes).items()]
+
+
+def _score_choice(task: str, rows: list[dict]) -> list[Score]:
+    """Accuracy of `lexical_overlap` (reads the question) and of the answer-only rules (never read it),
+    beside `chance`: a shortcut-free task keeps the latter near chance."""
+    options, gold = [list(r["options"]) for r in rows], [r["answer"] for r in rows]
+    scores = {"lexical_overlap": accuracy(gold, [_overlap_choice(r["question"], o) for r, o in zip(rows, options)])}
+    scores |= answer_only_baselines(options, gold)
+    return [Score(task, model, "accuracy", value) for model, value in scores.items()]
+
+
 def score_ipbench(task: str, train: pl.DataFrame | None, test: pl.DataFrame | None) -> list[Score]:
-    """Choice items by accuracy (`first_option`, `lexical_overlap`); generation items by ROUGE-L / BLEU (`lead`)."""
+    """Open classification (1-5) by exact match at four levels (`prior`, `nearest_neighbour`); choice items by
+    accuracy (`lexical_overlap`, the answer-only rules, `chance`); generation by ROUGE-L / BLEU (`lead`)."""
     if test is None or test.height == 0:
         raise SkipTask("no test split")
+    if "codes" in test.columns:
+        return _score_open_classification(task, test)
     rows = test.select("question", "options", "answer").to_dicts()
     if all(r["options"] for r in rows):
-        gold = [r["answer"] for r in rows]
-        preds = {"first_option": [r["options"][0] for r in rows],
-                 "lexical_overlap": [_overlap_choice(r["question"], list(r["options"])) for r in rows]}
-        return [Score(task, model, "accuracy", accuracy(gold, p)) for model, p in preds.items()]
+        return _score_choice(task, rows)
     refs = [tokenize(r["answer"] or "") for r in rows]
     lead = [tokenize(" ".join(_item_input(r["question"]).split()[:LEAD_WORDS])) for r in rows]
     return [Score(task, "lead", "bleu", corpus_bleu(lead, [[r] for r in refs]), primary=False),

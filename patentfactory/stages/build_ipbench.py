@@ -1,22 +1,29 @@
-"""Stage: warehouse -> the five data-derived IPBench tasks -> versioned publish.
+"""Stage: warehouse -> the data-derived IPBench tasks -> versioned publish.
 
-Reads `publications`, `claims`, `citations`, `descriptions` (and `families`, derived here when
-the warehouse has none), builds 1-5-1, 1-5-2, 3-3, 4-1 and 4-2 in English, caps each task at
-`max_items` with a seeded sample, and publishes `ipbench/<version>/<task_id>/test.parquet`. The
-card lists the expert-authored tasks as not built: they need human-written items.
+Reads `publications`, `families` (derived here when the warehouse has none), `claims`, `citations` and
+`descriptions`; builds 1-5-1, 1-5-2 (open classification), the choice tasks 1-5-1-mc, 1-5-2-mc and 3-3
+(balanced blocks), 4-1 and 4-2 in English; caps each task at `max_items` with a seeded sample; refuses items
+that hold a gold text of their family; publishes `ipbench/<version>/<task_id>/test.parquet`. Publishing
+re-checks the rules over every item: one right option, balanced options, no cross-task gold.
 """
 from __future__ import annotations
 
-import json
 import logging
+from collections import Counter
 from pathlib import Path
 
 import polars as pl
 
 from transforms.families import build_families
-from transforms.tasks.ipbench import (EXPERT_TASKS, ITEM_FIELDS, build_abstract_generation, build_cpc_classification,
-                                      build_dependent_claims, build_ipc_classification, build_patent_match,
-                                      claims_by_pub, match_pairs, representatives, task_registry)
+from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, ITEM_FIELDS, abstract_pool, build_abstract_generation,
+                                      build_classification, build_dependent_claims, claims_by_pub, described_members,
+                                      family_groups, refuse_cross_task_leaks, representatives, task_registry)
+from transforms.tasks.ipbench_choice import build_subclass_choice, family_subclasses
+from transforms.tasks.ipbench_match import BLOCK, build_patent_match, family_neighbours, match_pairs
+from transforms.tasks.ipbench_shortcuts import answer_only_baselines
+
+from schemas import validate
+from schemas.ipbench_items import IPBENCH_CLASSIFICATION_ITEMS, IPBENCH_ITEMS
 
 from patentfactory.errors import PFError
 from patentfactory.store.drift import coverage_of
@@ -24,6 +31,7 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
+from patentfactory.stages.ipbench_card import card_sections
 from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
@@ -37,14 +45,17 @@ def read_inputs(wh: Warehouse) -> dict[str, pl.DataFrame]:
     families = wh.frame("families")
     if families.filter(pl.col("family_kind") == "simple").height == 0:
         families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
-    # descriptions and claims: only the family representatives' (their one use: tasks 4-1, 4-2), filtered part
-    # by part as read (full text is the warehouse's bulk: hundreds of GB at real size); citations: the edge
-    # columns only (NPL strings are most of that table's bytes)
+    # full text is the warehouse's bulk (hundreds of GB at real size): which publications have a description
+    # is read from the key columns, then text only for the representatives' claims and one described member
+    # per family; citations: the edge columns only (NPL strings are most of that table's bytes)
     reps = representatives(pubs.lazy(), families.lazy()).select("pub_id").collect()["pub_id"]
-    of_reps = pl.col("pub_id").is_in(reps.implode())
-    return {"publications": pubs, "families": families, "claims": wh.lean_frame("claims", where=of_reps),
+    keys = wh.lean_frame("descriptions", skip=("heading", "text")).select("pub_id").unique()
+    described = described_members(pubs.lazy(), families.lazy(), keys.lazy()).collect()
+    need = pl.concat([reps, described["pub_id"]]).unique()
+    return {"publications": pubs, "families": families, "described": described,
+            "claims": wh.lean_frame("claims", where=pl.col("pub_id").is_in(need.implode())),
             "citations": wh.lean_frame("citations", skip=("cited_npl", "category", "cited_by")),
-            "descriptions": wh.lean_frame("descriptions", where=of_reps)}
+            "descriptions": wh.lean_frame("descriptions", where=pl.col("pub_id").is_in(described["pub_id"].implode()))}
 
 
 def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:
@@ -53,44 +64,66 @@ def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:
     return df if df.height <= max_items else df.sample(max_items, seed=seed).sort("source_ids", "question")
 
 
+def keep_whole_blocks(df: pl.DataFrame) -> pl.DataFrame:
+    """Choice items whose block is whole (a block's four items share one option set)."""
+    key = pl.col("options").list.sort().list.join("\u0000")
+    return df.filter(pl.len().over(key) % BLOCK == 0)
+
+
+def _abstracts_by_group(pubs: pl.DataFrame, group_of: dict[str, str], groups: set[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for pid, abstract in pubs.select("pub_id", "abstract").drop_nulls().iter_rows():
+        g = group_of.get(pid, pid)
+        if g in groups:
+            out.setdefault(g, []).append(abstract)
+    return out
+
+
 def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
                         max_items: int = 1000) -> tuple[dict[str, pl.DataFrame], dict]:
-    """All buildable tasks as item frames (exact ITEM_FIELDS) plus build statistics."""
-    reps_lazy = representatives(inputs["publications"].lazy(), inputs["families"].lazy())
-    reps = reps_lazy.collect()
+    """All buildable tasks as item frames (ITEM_FIELDS; 1-5 adds `codes`) plus build statistics."""
+    families, pubs = inputs["families"], inputs["publications"]
+    group_of = family_groups(families)
+    reps = representatives(pubs.lazy(), families.lazy()).collect()
+    described = inputs["described"]
+    described_groups = {group_of.get(p, p) for p in described["pub_id"].to_list()}
+    to_abstract = pl.Series([abstract_pool(group_of.get(p, p), seed) and group_of.get(p, p) not in described_groups
+                             for p in reps["pub_id"].to_list()], dtype=pl.Boolean)
+    for_41, others = reps.filter(to_abstract), reps.filter(~to_abstract)
     per_pub = claims_by_pub(inputs["claims"].lazy())
-    pairs = match_pairs(reps_lazy, inputs["citations"].lazy(), inputs["families"].lazy()).collect()
-    cites = inputs["citations"].filter(pl.col("cited_pub_id").is_not_null())
-    simple = inputs["families"].filter(pl.col("family_kind") == "simple")
-    cited_by = _cited_representatives(cites, simple, reps)
-    dep = build_dependent_claims(reps_lazy, per_pub, inputs["descriptions"].lazy()).collect()
+    pairs = match_pairs(others.lazy(), inputs["citations"].lazy(), families.lazy()).collect()
+    neighbours = family_neighbours(inputs["citations"], group_of,
+                                   {group_of.get(q, q) for q in pairs["query"].to_list()})
+    match, match_stats = build_patent_match(others, pairs, group_of, neighbours, seed, max_items)
+    choice = {f"{t}-mc": build_subclass_choice(others, f"{t}-mc", scheme,
+                                               family_subclasses(pubs, group_of, scheme.lower()), group_of, seed,
+                                               max_items)
+              for t, scheme in (("1-5-1", "IPC"), ("1-5-2", "CPC"))}
     tasks = {
-        "1-5-1": build_ipc_classification(reps, seed),
-        "1-5-2": build_cpc_classification(reps, seed),
-        "3-3": build_patent_match(reps, pairs, cited_by, seed),
-        "4-1": build_abstract_generation(reps_lazy, per_pub).collect(),
-        "4-2": dep.select(ITEM_FIELDS),
+        "1-5-1": build_classification(others, "1-5-1", "IPC"),
+        "1-5-2": build_classification(others, "1-5-2", "CPC"),
+        **{t: df for t, (df, _) in choice.items()},
+        "3-3": match,
+        "4-1": build_abstract_generation(for_41.lazy(), per_pub).collect(),
+        "4-2": build_dependent_claims(described.lazy(), per_pub, inputs["descriptions"].lazy()).collect(),
     }
-    tasks = {t: cap(df.select(ITEM_FIELDS), max_items, seed) for t, df in tasks.items()}
-    stats = {"representatives": reps.height, "english_publications": int((inputs["publications"]["lang"] == "en").sum()),
-             "citation_pairs": pairs.height, "items": {t: df.height for t, df in tasks.items()},
-             "dependent_claims_description_fallback": int(dep["description_fallback"].sum()) if dep.height else 0,
+    built = {t: df.height for t, df in tasks.items()}
+    tasks = {t: cap(df, max_items, seed) for t, df in tasks.items()}
+    groups_42 = {group_of.get(s[0], s[0]) for s in tasks["4-2"]["source_ids"].to_list()}
+    tasks, refused = refuse_cross_task_leaks(tasks, group_of, _abstracts_by_group(pubs, group_of, groups_42))
+    specs = task_registry()
+    tasks = {t: keep_whole_blocks(df) if specs[t].kind == "choice" else df for t, df in tasks.items()}
+    tasks = {t: df.select(CLASSIFICATION_FIELDS if specs[t].kind == "open" else ITEM_FIELDS) for t, df in tasks.items()}
+    stats = {"representatives": reps.height, "english_publications": int((pubs["lang"] == "en").sum()),
+             "families_reserved_for_4_1": for_41.height, "families_with_description": described.height,
+             "citation_pairs": pairs.height, "patent_match": match_stats,
+             "subclass_choice": {t: st for t, (_, st) in choice.items()}, "built_before_cap": built,
+             "refused_cross_task_gold": refused, "items": {t: df.height for t, df in tasks.items()},
+             "answer_only": {t: answer_only_baselines(df["options"].to_list(), df["answer"].to_list())
+                             for t, df in tasks.items() if specs[t].kind == "choice"},
              "max_items": max_items, "seed": seed}
     log.info("ipbench: %s", stats["items"])
     return tasks, stats
-
-
-def _cited_representatives(cites: pl.DataFrame, simple: pl.DataFrame, reps: pl.DataFrame) -> dict[str, set[str]]:
-    """query representative -> every representative it cites (none of them may be a distractor)."""
-    rep_of = simple.join(reps.select("family_id", pl.col("pub_id").alias("rep")), on="family_id")
-    edges = (cites.join(rep_of.select(pl.col("pub_id").alias("citing_pub_id"), pl.col("rep").alias("q")),
-                        on="citing_pub_id")
-             .join(rep_of.select(pl.col("pub_id").alias("cited_pub_id"), pl.col("rep").alias("t")), on="cited_pub_id")
-             .select("q", "t").unique())
-    out: dict[str, set[str]] = {}
-    for q, t in edges.iter_rows():
-        out.setdefault(q, set()).add(t)
-    return out
 
 
 def _answers_in_options(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
@@ -104,24 +137,48 @@ def _answers_in_options(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]
     return problems
 
 
-def _card_sections(stats: dict, built: list[str], max_items: int) -> dict[str, str]:
-    specs = task_registry()
-    rows = "\n".join(f"| {t} | {specs[t].name} | {specs[t].kind} | {stats['items'].get(t, 0)} |" for t in built)
-    return {
-        "Tasks built": ("English items derived from structured patent data (one publication per simple family).\n\n"
-                        "| task | name | kind | items |\n|---|---|---|---:|\n" + rows),
-        "Method": ("Choice tasks draw 3 distractors with a per-item seeded RNG from the answer's neighbourhood: "
-                   "IPC/CPC labels sharing the section (class level) or IPC3 (subclass level); for 3-3 the truth "
-                   "is a cited patent of another family and distractors are same-IPC3 patents the query does not "
-                   "cite. 4-2 uses the description when the warehouse has one, else the abstract "
-                   f"({stats.get('dependent_claims_description_fallback', 0)} items)."),
-        "Thresholds": (f"At most {max_items} items per task (a seeded sample). The sample run (`make run` / "
-                       "`pf run` on the embedded world) uses the same thresholds as a full build: no sample profile "
-                       "lowers any for this dataset."),
-        "Not built": ("Expert-authored IPBench tasks need human-written items and are not built: "
-                      + ", ".join(EXPERT_TASKS) + "."),
-        "Build statistics": "```json\n" + json.dumps(stats, indent=2, sort_keys=True, default=str) + "\n```",
-    }
+def _balanced_options(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+    """Every option of a choice task is a distractor exactly (options - 1) times per time it is the answer."""
+    problems = []
+    for task, splits in frames.items():
+        for split, df in splits.items():
+            rows = df.filter(pl.col("options").list.len() > 0).select("options", "answer").rows()
+            shown, right = Counter(o for opts, _ in rows for o in opts), Counter(a for _, a in rows)
+            problems += [f"{task}/{split}: an option is shown {n} times and right {right[o]} times"
+                         for o, n in shown.items() if n != BLOCK * right[o]]
+    return problems
+
+
+def _one_right_option(group_of: dict[str, str], neighbours: dict[str, set[str]],
+                      subclasses: dict[str, dict[str, set[str]]]):
+    """3-3: no distractor in the query's or the answer's family or linked by a citation to the query's family;
+    1-5-x-mc: no distractor among the subclasses of the patent's family."""
+    def check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+        problems = []
+        for task, scheme in (("1-5-1-mc", "ipc"), ("1-5-2-mc", "cpc")):
+            for split, df in frames.get(task, {}).items():
+                for opts, answer, src in df.select("options", "answer", "source_ids").rows():
+                    wrong = set(opts) - {answer}
+                    if wrong & subclasses[scheme].get(group_of.get(src[0], src[0]), set()):
+                        problems.append(f"{task}/{split}: a second right option for {src[0]}")
+        for split, df in frames.get("3-3", {}).items():
+            for opts, answer, src in df.select("options", "answer", "source_ids").rows():
+                query, *cands = src
+                target = cands[opts.index(answer)]
+                gq, gt = group_of.get(query, query), group_of.get(target, target)
+                for cand, opt in zip(cands, opts):
+                    g = group_of.get(cand, cand)
+                    if opt != answer and (g in (gq, gt) or g in neighbours.get(gq, set())):
+                        problems.append(f"3-3/{split}: {cand} is a second right option for {query}")
+        return problems
+    return check
+
+
+def _no_cross_task_gold(group_of: dict[str, str]):
+    def check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+        _, refused = refuse_cross_task_leaks({t: s["test"] for t, s in frames.items()}, group_of)
+        return [f"{t}: {n} items hold another task's gold for the same family" for t, n in refused.items() if n]
+    return check
 
 
 @within_budget("build-ipbench")
@@ -135,13 +192,23 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
     empty = sorted(t for t, df in tasks.items() if df.height == 0)
     stats["empty_tasks"] = empty
     built = [t for t in tasks if t not in empty]
+    specs = task_registry()
+    for t in built:  # the published contract, checked at the boundary
+        validate(tasks[t].to_arrow(), IPBENCH_CLASSIFICATION_ITEMS if specs[t].kind == "open" else IPBENCH_ITEMS)
+    group_of = family_groups(inputs["families"])
+    queries = [src[0] for src in tasks["3-3"]["source_ids"].to_list()] if "3-3" in built else []
+    neighbours = family_neighbours(inputs["citations"], group_of, {group_of.get(q, q) for q in queries})
+    subclasses = {s: family_subclasses(inputs["publications"], group_of, s) for s in ("ipc", "cpc")}
     release = Release(
         dataset="ipbench", tasks={t: {"test": tasks[t]} for t in built},
         config={"seed": seed, "max_items": max_items,
                 "tasks": {t: s.version for t, s in task_registry().items()}},
         inputs=Ledger(root.sub("warehouse")).snapshot(),
-        leakage_checks=[LeakageCheck("answers_among_options", _answers_in_options)],
+        leakage_checks=[LeakageCheck("answers_among_options", _answers_in_options),
+                        LeakageCheck("balanced_options", _balanced_options),
+                        LeakageCheck("one_right_option", _one_right_option(group_of, neighbours, subclasses)),
+                        LeakageCheck("no_cross_task_gold", _no_cross_task_gold(group_of))],
         distribution={t: stats["items"][t] for t in built}, distribution_title="items per task",
-        card_sections=_card_sections(stats, built, max_items), stats=stats,
+        card_sections=card_sections(stats, built, max_items), stats=stats,
         coverage=coverage_of(inputs["publications"].lazy()))
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

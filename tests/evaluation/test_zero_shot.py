@@ -6,7 +6,8 @@ import polars as pl
 
 from patentfactory.evaluation.baselines import score_patentcr, score_pilot
 from patentfactory.evaluation.results import EvalResult, Score
-from patentfactory.evaluation.zero_shot import keyword_authorities, keyword_issue_types, score_ipbench
+from patentfactory.evaluation.zero_shot import (classification_em, keyword_authorities, keyword_issue_types,
+                                               score_ipbench)
 from patentfactory.store.parquet_io import parquet_bytes
 
 
@@ -44,14 +45,44 @@ def test_zero_shot_all_set_is_scored_not_skipped():
     assert {"balanced_accuracy", "weighted_f1"} <= {m for _t, _m, m in got}
 
 
-def test_ipbench_choice_and_generation_items():
-    choice = pl.DataFrame({"question": ["Which IPC class?\nTitle: battery electrode with lithium anode"] * 2,
-                           "options": [["A61", "lithium battery electrode anode"], ["H01", "A01"]],
-                           "answer": ["lithium battery electrode anode", "H01"]})
-    got = {(s.model, s.metric): s.value for s in score_ipbench("1-5-1", None, choice)}
-    assert got == {("first_option", "accuracy"): 0.5, ("lexical_overlap", "accuracy"): 1.0}  # a tie keeps the first
+def test_ipbench_choice_items_report_answer_only_rules_that_catch_a_shortcut():
+    # answer always first and the longest and the most frequent option: every shortcut rule finds it
+    choice = pl.DataFrame({"question": ["Which?\nbattery electrode with lithium anode", "Which?\nwheel hub"],
+                           "options": [["lithium battery electrode anode", "A61", "B6"],
+                                       ["lithium battery electrode anode", "H01", "A0"]],
+                           "answer": ["lithium battery electrode anode", "lithium battery electrode anode"]})
+    got = {(s.model, s.metric): s.value for s in score_ipbench("3-3", None, choice)}
+    assert got == {("lexical_overlap", "accuracy"): 1.0, ("chance", "accuracy"): 1 / 3,
+                   ("most_frequent_option", "accuracy"): 1.0, ("option_length", "accuracy"): 1.0,
+                   ("position", "accuracy"): 1.0}
+    fair = choice.with_columns(pl.Series("options", [["A61", "lithium battery electrode anode", "B6"],
+                                                     ["H01", "A0", "wheel"]]),
+                               pl.Series("answer", ["A61", "wheel"]))
+    got = {s.model: s.value for s in score_ipbench("3-3", None, fair)}  # a tie goes to the smallest option
+    assert got["position"] == 0.5 and got["option_length"] == 0.5 and got["most_frequent_option"] == 0.5
+
+
+def test_ipbench_open_classification_scores_exact_match_at_four_levels():
+    items = pl.DataFrame({"question": ["Give the code.\nTitle: radio base station antenna",
+                                       "Give the code.\nTitle: radio base station antenna array",
+                                       "Give the code.\nTitle: pharmaceutical composition"],
+                          "options": [[], [], []], "answer": ["H04W 88/08", "H04B 7/06", "A61K 9/20"],
+                          "codes": [["H04W 88/08", "H04B 7/06"], ["H04B 7/06"], ["A61K 9/20"]]},
+                         schema_overrides={"options": pl.List(pl.String)})
+    assert classification_em(["H04W 88/08", "H04B 7/06"], ["h04w88/08", "H04B 7/0613"], [["H04W 88/08"], []]) == {
+        "section_em": 1.0, "class_em": 1.0, "subclass_em": 1.0, "full_code_em": 0.5, "full_code_em_any": 0.5}
+    got = {(s.model, s.metric): s for s in score_ipbench("1-5-1", None, items)}
+    nn = {m: got[("nearest_neighbour", m)].value for m in ("section_em", "class_em", "subclass_em", "full_code_em")}
+    # the two radio items take each other's code, the third the first's
+    assert nn == {"section_em": 2 / 3, "class_em": 2 / 3, "subclass_em": 0.0, "full_code_em": 0.0}
+    assert got[("nearest_neighbour", "full_code_em_any")].value == 1 / 3  # item 1 gets H04B 7/06, one of its codes
+    assert got[("prior", "full_code_em")].primary and not got[("prior", "section_em")].primary
+
+
+def test_ipbench_generation_items_score_lead():
     gen = pl.DataFrame({"question": ["Write the abstract.\nA base station with an antenna."],
-                        "options": [[]], "answer": ["A base station with an antenna."]}, schema_overrides={"options": pl.List(pl.String)})
+                        "options": [[]], "answer": ["A base station with an antenna."]},
+                       schema_overrides={"options": pl.List(pl.String)})
     scores = {(s.model, s.metric): s for s in score_ipbench("4-1", None, gen)}
     assert scores[("lead", "rouge_l_f")].value == 1.0 and scores[("lead", "rouge_l_f")].primary
 

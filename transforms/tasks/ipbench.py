@@ -2,17 +2,21 @@
 
 IPBench has 20 tasks, most written by experts; five can be derived from the warehouse: IPC and CPC
 classification (1-5-1, 1-5-2), patent match (3-3), abstract generation (4-1) and dependent-claim
-generation (4-2). Every item has the same fields (ITEM_FIELDS). Choice distractors are drawn with a
-per-item seeded RNG from the same IPC3 neighbourhood, so a rebuild gives byte-identical items and a
-distractor is never trivially far from the answer. Option drawing is per-item Python on purpose:
-item counts are capped (`max_items`), and a seeded `random.Random` per item is what keeps it stable.
+generation (4-2). Classification is an open answer as in the paper (the main code, scored by exact match
+at section / class / subclass / full code); the item also carries the patent's full code list. Choice tasks:
+3-3 (`ipbench_match`) and the subclass variants 1-5-1-mc / 1-5-2-mc (`ipbench_choice`), which the paper
+does not have. Every item has ITEM_FIELDS; open 1-5 items add `codes`.
+
+A family's texts appear in one generation role only: the abstract is 4-1's gold and the input of 1-5 and
+3-3, so the families kept for 4-1 (a stable hash share, `ABSTRACT_SHARE`) are used by no other task, and
+`refuse_cross_task_leaks` drops any item whose visible text holds another task's gold for the same family.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
@@ -21,41 +25,52 @@ log = logging.getLogger(__name__)
 ITEM_FIELDS = ("task_id", "mechanism", "language", "question", "options", "answer", "source_ids")
 ITEM_SCHEMA = {"task_id": pl.String, "mechanism": pl.String, "language": pl.String, "question": pl.String,
                "options": pl.List(pl.String), "answer": pl.String, "source_ids": pl.List(pl.String)}
+CLASSIFICATION_FIELDS = (*ITEM_FIELDS, "codes")
 EXPERT_TASKS = ("1-1", "1-2", "1-3", "1-4", "1-6", "1-7", "2-1", "2-2", "2-3", "2-4", "2-5", "3-1", "3-2",
                 "3-4", "3-5", "4-3")
-SECTIONS = tuple("ABCDEFGH")
-_TASK_ID = re.compile(r"^\d-\d(?:-\d)?$")
-IPC_LEVELS = {"section": 1, "class": 3, "subclass": 4}
+_TASK_ID = re.compile(r"^\d-\d(?:-\d)?(?:-mc)?$")  # -mc: a multiple-choice variant the paper does not have
+EM_LEVELS = {"section": 1, "class": 3, "subclass": 4}  # plus the full code
+DESCRIPTION_WORDS = 1000  # 4-2's description is cut to its first 1,000 words
+ABSTRACT_SHARE = 5  # one family in 5 (by a hash of its id) is reserved for 4-1
+CLASSIFICATION_PROMPT = ("Based on the title and abstract of the following patent, give its main {scheme} "
+                         "classification code (section, class, subclass and group, e.g. {example}).")
+EXAMPLE = {"IPC": "H04L 29/06", "CPC": "H04L 29/06"}  # a code both schemes dropped in 2022
 
 
 @dataclass(frozen=True)
 class IPBenchSpec:
-    """One published IPBench task: id as in the paper, kind (choice | generation), metric, version."""
+    """One published IPBench task: id as in the paper, kind (open | choice | generation), metric, version."""
 
     task_id: str
     name: str
     kind: str
     metric: str
-    version: str = "1.0.0"
+    version: str = "2.0.0"
     mechanism: str = "patent"
     description: str = ""
 
     def __post_init__(self) -> None:
         if not _TASK_ID.match(self.task_id):
             raise ValueError(f"IPBench task id {self.task_id!r} must look like 1-5-1 or 4-2")
-        if self.kind not in ("choice", "generation"):
-            raise ValueError(f"IPBench task {self.task_id}: kind {self.kind!r} is not choice|generation")
+        if self.kind not in ("open", "choice", "generation"):
+            raise ValueError(f"IPBench task {self.task_id}: kind {self.kind!r} is not open|choice|generation")
         if self.task_id in EXPERT_TASKS:
             raise ValueError(f"IPBench task {self.task_id} is expert-authored; it cannot be built from data")
 
 
 SPECS: tuple[IPBenchSpec, ...] = (
-    IPBenchSpec("1-5-1", "ipc_classification", "choice", "accuracy", description="IPC at section/class/subclass"),
-    IPBenchSpec("1-5-2", "cpc_classification", "choice", "accuracy", description="CPC subclass"),
-    IPBenchSpec("3-3", "patent_match", "choice", "accuracy", description="most relevant patent among candidates"),
+    IPBenchSpec("1-5-1", "ipc_classification", "open", "exact_match",
+                description="title + abstract -> main IPC code; exact match at section/class/subclass/full code"),
+    IPBenchSpec("1-5-2", "cpc_classification", "open", "exact_match",
+                description="title + abstract -> main CPC code; exact match at section/class/subclass/full code"),
+    IPBenchSpec("1-5-1-mc", "ipc_subclass_choice", "choice", "accuracy",
+                description="not in the paper: which IPC subclass, 4 options in balanced blocks"),
+    IPBenchSpec("1-5-2-mc", "cpc_subclass_choice", "choice", "accuracy",
+                description="not in the paper: which CPC subclass, 4 options in balanced blocks"),
+    IPBenchSpec("3-3", "patent_match", "choice", "accuracy", description="the cited patent among 4 candidates"),
     IPBenchSpec("4-1", "abstract_generation", "generation", "rouge_l", description="claims -> abstract"),
     IPBenchSpec("4-2", "dependent_claim_generation", "generation", "rouge_l",
-                description="independent claim + description -> dependent claims"),
+                description=f"claim 1 + description (first {DESCRIPTION_WORDS} words) -> dependent claims"),
 )
 
 
@@ -74,18 +89,20 @@ def item_rng(seed: int, task_id: str, key: str) -> random.Random:
     return random.Random(f"{seed}:{task_id}:{key}")
 
 
-def pick_distractors(answer: str, near: list[str], far: list[str], k: int, rng: random.Random) -> list[str]:
-    """`k` distinct non-answer labels, the same-neighbourhood ones (`near`) first, then `far`."""
-    near_c = sorted(set(near) - {answer})
-    far_c = sorted(set(far) - {answer} - set(near_c))
-    chosen = rng.sample(near_c, min(k, len(near_c)))
-    return chosen + rng.sample(far_c, min(k - len(chosen), len(far_c)))
+def family_groups(families: pl.DataFrame) -> dict[str, str]:
+    """pub_id -> its widest family: the extended family when known, else the simple one.
+
+    'Same patent' and 'family member' below mean the same group; a publication in no family is its own."""
+    out: dict[str, str] = {}
+    for kind in ("simple", "extended"):  # extended last, so it wins
+        sub = families.filter(pl.col("family_kind") == kind)
+        out.update(zip(sub["pub_id"].to_list(), sub["family_id"].to_list()))
+    return out
 
 
-def shuffled_options(answer: str, distractors: list[str], rng: random.Random) -> list[str]:
-    options = [answer, *distractors]
-    rng.shuffle(options)
-    return options
+def abstract_pool(family_id: str, seed: int) -> bool:
+    """Whether a simple family is reserved for 4-1 (stable: a hash of seed and id, not an RNG draw)."""
+    return int(hashlib.sha1(f"{seed}:{family_id}".encode()).hexdigest()[:8], 16) % ABSTRACT_SHARE == 0
 
 
 def representatives(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.LazyFrame:
@@ -106,86 +123,25 @@ def patent_text(df: pl.DataFrame) -> list[str]:
     return [f"Title: {t}\nAbstract: {a}" for t, a in zip(df["title"].to_list(), df["abstract"].to_list())]
 
 
-def _items(task_id: str, questions: list[str], options: list[list[str]], answers: list[str],
-           sources: list[list[str]]) -> pl.DataFrame:
+def items_frame(task_id: str, questions: list[str], options: list[list[str]], answers: list[str],
+                sources: list[list[str]]) -> pl.DataFrame:
     n = len(questions)
     return pl.DataFrame({"task_id": [task_id] * n, "mechanism": ["patent"] * n, "language": ["en"] * n,
                          "question": questions, "options": options, "answer": answers, "source_ids": sources},
                         schema=ITEM_SCHEMA)
 
 
-def _label_items(reps: pl.DataFrame, task_id: str, labels: list[str | None], level: str, scheme: str,
-                 parent: Callable[[str], str], seed: int, k: int) -> pl.DataFrame:
-    """Multiple-choice items 'which <scheme> <level>' with distractors sharing the answer's parent."""
-    vocab = sorted({x for x in labels if x} | (set(SECTIONS) if level == "section" else set()))
-    by_parent: dict[str, list[str]] = {}
-    for lab in vocab:
-        by_parent.setdefault(parent(lab), []).append(lab)
-    q, opts, ans, src = [], [], [], []
-    for pid, text, label in zip(reps["pub_id"].to_list(), patent_text(reps), labels):
-        rng = item_rng(seed, f"{task_id}:{level}", pid)
-        dis = pick_distractors(label, by_parent.get(parent(label), []), vocab, k, rng) if label else []
-        if len(dis) < k:
-            continue
-        q.append(f"Which {scheme} {level} does this patent belong to?\n{text}")
-        opts.append(shuffled_options(label, dis, rng))
-        ans.append(label)
-        src.append([pid])
-    return _items(task_id, q, opts, ans, src)
+def build_classification(reps: pl.DataFrame, task_id: str, scheme: str) -> pl.DataFrame:
+    """1-5-1 (IPC) / 1-5-2 (CPC): title + abstract -> the main code (the first symbol), open answer.
 
-
-def build_ipc_classification(reps: pl.DataFrame, seed: int, k: int = 3) -> pl.DataFrame:
-    """1-5-1: section (distractors: other sections), class (same section), subclass (same IPC3)."""
-    parents = {"section": lambda s: "", "class": lambda s: s[:1], "subclass": lambda s: s[:3]}
-    first = reps["ipc"].list.first().to_list()
-    parts = [_label_items(reps, "1-5-1", [f[:n] if f else None for f in first], level, "IPC", parents[level], seed, k)
-             for level, n in IPC_LEVELS.items()]
-    return pl.concat(parts)
-
-
-def build_cpc_classification(reps: pl.DataFrame, seed: int, k: int = 3) -> pl.DataFrame:
-    """1-5-2: CPC subclass of the first CPC symbol; distractors from the same class (IPC3-like)."""
-    first = [c[0][:4] if c else None for c in reps["cpc"].to_list()]
-    return _label_items(reps, "1-5-2", first, "subclass", "CPC", lambda s: s[:3], seed, k)
-
-
-def match_pairs(reps: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFrame) -> pl.LazyFrame:
-    """(query, target) pairs for 3-3: the query cites the target, both representatives, different families.
-
-    A citation to any member of a family points at that family's representative."""
-    simple = families.filter(pl.col("family_kind") == "simple").select("pub_id", "family_id")
-    rep_of = simple.join(reps.select("family_id", pl.col("pub_id").alias("rep")), on="family_id")
-    edges = (citations.filter(pl.col("cited_pub_id").is_not_null())
-             .join(rep_of.select(pl.col("pub_id").alias("citing_pub_id"), pl.col("rep").alias("query")),
-                   on="citing_pub_id")
-             .join(rep_of.select(pl.col("pub_id").alias("cited_pub_id"), pl.col("rep").alias("target")),
-                   on="cited_pub_id")
-             .filter(pl.col("query") != pl.col("target")))
-    return edges.select("query", "target").unique().sort("query", "target").unique(subset="query", keep="first")
-
-
-def build_patent_match(reps: pl.DataFrame, pairs: pl.DataFrame, cited_by: dict[str, set[str]], seed: int,
-                       k: int = 3) -> pl.DataFrame:
-    """3-3: query patent + candidates (the cited patent, and `k` same-IPC3 patents it does not cite)."""
-    text = dict(zip(reps["pub_id"].to_list(), patent_text(reps)))
-    ipc3 = dict(zip(reps["pub_id"].to_list(), reps["ipc3"].to_list()))
-    pool: dict[str, list[str]] = {}
-    for pid, c in ipc3.items():
-        pool.setdefault(c, []).append(pid)
-    q, opts, ans, src = [], [], [], []
-    for query, target in pairs.iter_rows():
-        excluded = cited_by.get(query, set()) | {query, target}
-        near = [p for p in pool.get(ipc3[target], []) if p not in excluded]
-        rng = item_rng(seed, "3-3", query)
-        dis = pick_distractors(target, near, [], k, rng)
-        if len(dis) < k:
-            continue
-        ids = shuffled_options(target, dis, rng)
-        q.append("Which candidate patent is most relevant to (cited by) this patent?\n" + text[query])
-        opts.append([text[i] for i in ids])
-        ans.append(text[target])
-        src.append([query, *ids])
-    return _items("3-3", q, opts, ans, src)
+    `codes` is the patent's full code list in document order (the main code first), so a scorer can
+    also credit any of them; the paper's metric is exact match with the main code at four levels."""
+    col = scheme.lower()
+    df = reps.filter(pl.col(col).list.len() > 0)
+    prompt = CLASSIFICATION_PROMPT.format(scheme=scheme, example=EXAMPLE[scheme])
+    items = items_frame(task_id, [f"{prompt}\n{t}" for t in patent_text(df)], [[] for _ in range(df.height)],
+                        df[col].list.first().to_list(), [[p] for p in df["pub_id"].to_list()])
+    return items.with_columns(df[col].alias("codes"))
 
 
 def claims_by_pub(claims: pl.LazyFrame) -> pl.LazyFrame:
@@ -200,7 +156,7 @@ def claims_by_pub(claims: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def build_abstract_generation(reps: pl.LazyFrame, per_pub: pl.LazyFrame) -> pl.LazyFrame:
-    """4-1: all claims -> the abstract."""
+    """4-1: all claims -> the abstract (`reps` are the families reserved for 4-1)."""
     return (reps.join(per_pub, on="pub_id").filter(pl.col("claims_text").str.len_chars() > 0)
             .select(pl.lit("4-1").alias("task_id"), pl.lit("patent").alias("mechanism"), pl.lit("en").alias("language"),
                     pl.format("Write the abstract of the patent with these claims:\n{}", "claims_text").alias("question"),
@@ -208,18 +164,68 @@ def build_abstract_generation(reps: pl.LazyFrame, per_pub: pl.LazyFrame) -> pl.L
                     pl.concat_list(pl.col("pub_id")).alias("source_ids")))
 
 
-def build_dependent_claims(reps: pl.LazyFrame, per_pub: pl.LazyFrame, descriptions: pl.LazyFrame) -> pl.LazyFrame:
-    """4-2: independent claim 1 + description -> its dependent claims.
+def cut_words(text: pl.Expr, n: int) -> pl.Expr:
+    """The first `n` whitespace-separated words (runs of whitespace become one space)."""
+    return text.str.split(" ").list.eval(pl.element().filter(pl.element() != "")).list.head(n).list.join(" ")
 
-    The description is the publication's paragraphs; without one (Lens exports carry none) the
-    abstract stands in, and the build reports how many items used it."""
+
+def build_dependent_claims(described: pl.LazyFrame, per_pub: pl.LazyFrame, descriptions: pl.LazyFrame) -> pl.LazyFrame:
+    """4-2: claim 1 + the description (first DESCRIPTION_WORDS words) -> claim 1's dependent claims.
+
+    `described` is one publication per family that has a description (pub_id, family_id); a family
+    without one gives no item (the abstract never stands in: it is 4-1's gold)."""
     desc = (descriptions.sort("pub_id", "para_no").group_by("pub_id", maintain_order=True)
-            .agg(pl.col("text").str.join("\n").alias("description")))
-    return (reps.join(per_pub, on="pub_id").join(desc, on="pub_id", how="left")
-            .filter(pl.col("claim1").is_not_null() & (pl.col("dependents").str.len_chars() > 0))
+            .agg(pl.col("text").str.join("\n").str.replace_all(r"\s+", " ").alias("description")))
+    return (described.join(per_pub, on="pub_id").join(desc, on="pub_id")
+            .filter(pl.col("claim1").is_not_null() & (pl.col("dependents").str.len_chars() > 0)
+                    & (pl.col("description").str.len_chars() > 0))
             .select(pl.lit("4-2").alias("task_id"), pl.lit("patent").alias("mechanism"), pl.lit("en").alias("language"),
                     pl.format("Write the dependent claims of claim 1.\nClaim 1: {}\nDescription: {}", "claim1",
-                              pl.coalesce("description", "abstract")).alias("question"),
+                              cut_words(pl.col("description"), DESCRIPTION_WORDS)).alias("question"),
                     pl.lit([], dtype=pl.List(pl.String)).alias("options"), pl.col("dependents").alias("answer"),
-                    pl.concat_list(pl.col("pub_id")).alias("source_ids"),
-                    pl.col("description").is_null().alias("description_fallback")))
+                    pl.concat_list(pl.col("pub_id")).alias("source_ids")))
+
+
+def visible_text(question: str, options: list[str] | None) -> str:
+    return "\n".join([question, *(options or [])])
+
+
+def refuse_cross_task_leaks(tasks: dict[str, pl.DataFrame], group_of: dict[str, str],
+                            extra_gold: dict[str, list[str]] | None = None) -> tuple[dict[str, pl.DataFrame], dict]:
+    """Drop every item whose question or options hold a gold text of the same family: another task's, or
+    its own (a description quoting the claims, a code equal to the prompt's example).
+
+    Gold texts are the answers of the open and generation tasks (a choice item's gold is which option,
+    and its text is on show anyway), keyed by the family of the item's first source; `extra_gold` adds
+    texts per family (the family's abstracts, which no 4-2 description may hold). Returns the kept
+    items and the refused count per task."""
+    specs = task_registry()
+    gold: dict[str, list[tuple[str, str]]] = {g: [("abstract", t) for t in ts] for g, ts in (extra_gold or {}).items()}
+    for task, df in tasks.items():
+        if specs[task].kind == "choice":
+            continue
+        for src, ans in zip(df["source_ids"].to_list(), df["answer"].to_list()):
+            if ans:
+                gold.setdefault(group_of.get(src[0], src[0]), []).append((task, ans))
+    kept, refused = {}, {}
+    for task, df in tasks.items():
+        keep = []
+        for q, opts, src in zip(df["question"].to_list(), df["options"].to_list(), df["source_ids"].to_list()):
+            text = visible_text(q, opts)
+            groups = {group_of.get(s, s) for s in src}
+            keep.append(not any(g_text in text for g in groups for t, g_text in gold.get(g, ())
+                                if t != "abstract" or task == "4-2"))
+        kept[task] = df.filter(pl.Series(keep, dtype=pl.Boolean))
+        refused[task] = df.height - kept[task].height
+    return kept, refused
+
+
+def described_members(publications: pl.LazyFrame, families: pl.LazyFrame, described: pl.LazyFrame) -> pl.LazyFrame:
+    """One English publication per simple family that has a description (smallest pub_id): 4-2's source.
+
+    `described` holds the pub_ids with description paragraphs (US full text; Lens exports carry none)."""
+    simple = families.filter(pl.col("family_kind") == "simple").select("pub_id", "family_id")
+    return (publications.filter(pl.col("lang") == "en").select("pub_id")
+            .join(described.select("pub_id").unique(), on="pub_id")
+            .join(simple, on="pub_id", how="left").with_columns(pl.col("family_id").fill_null(pl.col("pub_id")))
+            .sort("pub_id").unique(subset="family_id", keep="first", maintain_order=True))
