@@ -45,7 +45,9 @@ BOARD_VOICE = {
                    r"record|Having (?:considered|reviewed))\b",
     "own_reasoning": r"\b(?:supra|infra)\b|\bas (?:discussed|explained|noted|set forth|stated|found|determined) "
                      r"(?:above|below)\b|\b(?:discussed|addressed) above\b",
-    "board_evaluation": r"\breversible error\b|\bapprise[sd]?\b|\bExaminer did not err\b|\b(?:unavailing|"
+    "board_evaluation": r"\breversible error\b|\battorney argument\b|\barguments?\b[^.]{0,100}\b(?:is|are|was|were) "
+                        r"(?:not (?:supported|convincing|well|commensurate|relevant)|unconvincing|inapposite|irrelevant|"
+                        r"insufficient)\b|\bapprise[sd]?\b|\bExaminer did not err\b|\b(?:unavailing|"
                         r"misplaced|without merit|not well[- ]taken)\b|\bnot commensurate with\b|"
                         r"\bAppellants?(?:'s?)? (?:does|do|has|have|did) not (?:\w+ )?(?:explain|address|dispute|"
                         r"contest|identify|provide|point|direct|rebut|offer|show|establish|demonstrate|"
@@ -66,19 +68,20 @@ CUES = {
                          r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
-                         r"equates|maps|points to|turns to|position is)\b|^According to the Examiner\b|"
-                         r"\bin the Examiner's view\b|\bstands? rejected\b",
+                         r"equates|maps|points to|turns to|position is)\b|\b[Aa]ccording to the Examiner\b|"
+                         r"\b[Ii]n the Examiner's view\b|\bstands? rejected\b",
     "appellant_arguments": r"\bAppellants?(?:'s?)? (?:(?:also|further|then|additionally|alternatively|similarly) )?"
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
                            r"responds?|responded|relies|disputes?|urges?|alleges?|alleged|reasons|explains?|"
-                           r"characterizes|points out|notes|takes the position|position is)\b|"
-                           r"^According to Appellants?\b|\bin Appellants?'s? view\b|"
-                           r"^Appellants?(?:'s?)? (?:argument|contention)s?\b",
+                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|position is)\b|"
+                           r"\b[Aa]ccording to Appellants?\b|\b[Ii]n Appellants?'s? view\b|"
+                           r"^Appellants?(?:'s?)? (?:(?:principal|main|primary|first|second|remaining|only) )?(?:argument|contention)s?\b",
 }
 _CUES = {role: re.compile(p) for role, p in CUES.items()}
 # `is/are rejected under` describes the Examiner's rejection in the STATEMENT OF THE CASE only (in the
 # ANALYSIS it is how the Board words a new ground).
 _SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b|^The Examiner rejected\b")
+_CLAIM_TEXT = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ recites?\b")  # facts anywhere
 _PAPERS = {"appellant_arguments": r"(?:Appeal|App\.|Reply) Br\.|\bBr\.|Appeal Brief|Reply Brief",
            "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\."}
 _CITE_TAIL = {role: re.compile(rf"(?:^|[.;(]\s*|\s(?:See|see|citing)\s)(?:See,? |see,? |e\.g\.,? )?(?:{p})\s*"
@@ -94,7 +97,11 @@ _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATT
                       r"EXAMINER|ART UNIT|PAPER NUMBER|NOTIFICATION DATE|DELIVERY MODE|P\.O\. Box|Address:)", re.I)
 COVER_MARKERS = ("APPLICATION NO.", "FIRST NAMED INVENTOR")
 CAPTION = re.compile(r"BEFORE THE PATENT TRIAL AND APPEAL BOARD|BOARD OF PATENT APPEALS", re.I)
-ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para)\.|§)$")
+ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para|ll|App|Fed|Cir|Ct|Supp|"
+                    r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej)\.|§)$")
+# where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
+_EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.)\s+(?=[A-Z\u201c\"])")
+_ENUMERATOR = re.compile(r"^(?:\d{1,3}|[IVX]{1,5}|[A-H])\.$")
 
 
 def strip_cover(text: str) -> tuple[str, bool]:
@@ -167,16 +174,25 @@ def _nlp() -> Any:
 
 
 def sentences(paragraph: str) -> list[str]:
-    """spaCy sentencizer, then fragments re-joined (after citation abbreviations, or starting lower-case)."""
+    """spaCy sentencizer, cut again after closing quotes and "Id." citations; fragments re-joined (after
+    citation abbreviations, or starting lower-case); a bare enumerator ("1.", "II.") opens the next one."""
     out: list[str] = []
-    for s in (s.text.strip() for s in _nlp()(paragraph).sents):
-        if not s:
-            continue
-        if out and (ABBREV.search(out[-1]) or s[0].islower() or s[0].isdigit() or s[0] in "§("):
-            out[-1] = f"{out[-1]} {s}"
-        else:
-            out.append(s)
-    return out
+    pending = ""
+    for piece in (s.text.strip() for s in _nlp()(paragraph).sents):
+        cuts = [0, *(m.end() for m in _EXTRA_CUT.finditer(piece)), len(piece)]
+        for s in (piece[a:b].strip() for a, b in zip(cuts, cuts[1:])):
+            if not s:
+                continue
+            if out and not pending and (ABBREV.search(out[-1]) or out[-1].endswith(("\u00b6", " at")) or
+                                        s[0].islower() or s[0] in "§(\u201d" or
+                                        (s[0].isdigit() and not _ENUMERATOR.match(s))):
+                out[-1] = f"{out[-1]} {s}"
+            elif _ENUMERATOR.match(s):
+                pending = f"{pending}{s} "
+            else:
+                out.append(pending + s)
+                pending = ""
+    return out + ([pending.strip()] if pending else [])
 
 
 def board_voice(sentence: str) -> str | None:
@@ -221,6 +237,8 @@ def classify(sent: str, section: str, prev: str | None, following: str | None) -
         return (prev, "citation") if prev else (DEFAULT_ROLE[section], None)
     if role := cue_role(sent, section):
         return role, role
+    if _CLAIM_TEXT.match(sent):
+        return "facts", "claim_text"
     if BOARD_LEANING.search(sent):
         return "ptab_opinion", "board_leaning"
     if prev in ATTRIBUTED and (_CONTINUES.search(sent) or (following and cited_party(following) == prev)):
