@@ -68,12 +68,14 @@ CUES = {
                          r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
-                         r"equates|maps|points to|turns to|position is)\b|\b[Aa]ccording to the Examiner\b|"
+                         r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|says|adds|"
+                         r"(?:position|rationale|reasoning|view|opinion) is)\b|\b[Ii]n the Examiner's opinion\b|\b[Aa]ccording to the Examiner\b|"
                          r"\b[Ii]n the Examiner's view\b|\bstands? rejected\b",
     "appellant_arguments": r"\bAppellants?(?:'s?)? (?:(?:also|further|then|additionally|alternatively|similarly) )?"
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
                            r"responds?|responded|relies|disputes?|urges?|alleges?|alleged|reasons|explains?|"
-                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|position is)\b|"
+                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|adds|observes|"
+                           r"emphasizes|insists|counters|replies|(?:position|rationale|view) is)\b|"
                            r"\b[Aa]ccording to Appellants?\b|\b[Ii]n Appellants?'s? view\b|"
                            r"^Appellants?(?:'s?)? (?:(?:principal|main|primary|first|second|remaining|only) )?(?:argument|contention)s?\b",
 }
@@ -81,7 +83,9 @@ _CUES = {role: re.compile(p) for role, p in CUES.items()}
 # `is/are rejected under` describes the Examiner's rejection in the STATEMENT OF THE CASE only (in the
 # ANALYSIS it is how the Board words a new ground).
 _SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b|^The Examiner rejected\b")
-_CLAIM_TEXT = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ recites?\b")  # facts anywhere
+# facts anywhere: what a claim recites, the list of references relied on
+_FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ recites?\b|\brel(?:ies|ied) (?:up)?on "
+                    r"the following (?:prior art|references?)\b|^The (?:prior art|references?) relied upon\b")
 _PAPERS = {"appellant_arguments": r"(?:Appeal|App\.|Reply) Br\.|\bBr\.|Appeal Brief|Reply Brief",
            "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\."}
 _CITE_TAIL = {role: re.compile(rf"(?:^|[.;(]\s*|\s(?:See|see|citing)\s)(?:See,? |see,? |e\.g\.,? )?(?:{p})\s*"
@@ -91,7 +95,7 @@ _BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?(?:I
                         rf"(?:\([^)]*\))?\.?$")
 _CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Further(?:more)?|Additionally|In addition|"
                         r"Moreover|Also|Instead|Rather|That is|In other words|Alternatively|For example|For instance|"
-                        r"Similarly|Likewise|Namely)\b|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
+                        r"Similarly|Likewise|Namely|They|He|She)\b|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
 _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATTORNEY DOCKET|CONFIRMATION NO\.|"
                       r"EXAMINER|ART UNIT|PAPER NUMBER|NOTIFICATION DATE|DELIVERY MODE|P\.O\. Box|Address:)", re.I)
@@ -101,6 +105,7 @@ ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec
                     r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej)\.|§)$")
 # where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
 _EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.)\s+(?=[A-Z\u201c\"])")
+_TRAILING_ENUMERATOR = re.compile(r"^(.*:)\s+((?:\d{1,3}|[IVX]{1,5})\.)$")
 _ENUMERATOR = re.compile(r"^(?:\d{1,3}|[IVX]{1,5}|[A-H])\.$")
 
 
@@ -187,6 +192,9 @@ def sentences(paragraph: str) -> list[str]:
                                         s[0].islower() or s[0] in "§(\u201d" or
                                         (s[0].isdigit() and not _ENUMERATOR.match(s))):
                 out[-1] = f"{out[-1]} {s}"
+            elif m := _TRAILING_ENUMERATOR.match(s):  # "Claim 1 reads as follows: 1." + "A separator ..."
+                out.append(pending + m.group(1))
+                pending = f"{m.group(2)} "
             elif _ENUMERATOR.match(s):
                 pending = f"{pending}{s} "
             else:
@@ -235,10 +243,10 @@ def classify(sent: str, section: str, prev: str | None, following: str | None) -
         return "ptab_opinion", f"board:{board}"
     if _BARE_CITE.match(sent):  # "Final Act. 4." belongs to the sentence it documents
         return (prev, "citation") if prev else (DEFAULT_ROLE[section], None)
+    if _FACTS.search(sent):
+        return "facts", "facts"
     if role := cue_role(sent, section):
         return role, role
-    if _CLAIM_TEXT.match(sent):
-        return "facts", "claim_text"
     if BOARD_LEANING.search(sent):
         return "ptab_opinion", "board_leaning"
     if prev in ATTRIBUTED and (_CONTINUES.search(sent) or (following and cited_party(following) == prev)):
@@ -248,7 +256,7 @@ def classify(sent: str, section: str, prev: str | None, following: str | None) -
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-2"
+    name = "rules-3"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
