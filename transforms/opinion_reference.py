@@ -47,3 +47,15 @@ def score_reference(decisions: list[dict], splitter: OpinionSplitter) -> dict:
         sentences += len(gold)
     return {"splitter": splitter.name, "decisions": len(decisions), "sentences": sentences,
             "roles": f1_table(counts), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
+
+
+HELD_OUT = "heldout"  # decisions written after the rules were frozen carry this in their id
+
+
+def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str = "") -> dict:
+    """The committed report: the score on every reference decision and on the held-out ones alone."""
+    held = [d for d in decisions if HELD_OUT in d["id"]]
+    report = {"splitter": splitter.name, "all": score_reference(decisions, splitter)}
+    if held:
+        report["held_out"] = {**score_reference(held, splitter), "note": note}
+    return report
