@@ -95,7 +95,8 @@ _BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?(?:I
                         rf"(?:\([^)]*\))?\.?$")
 _CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Further(?:more)?|Additionally|In addition|"
                         r"Moreover|Also|Instead|Rather|That is|In other words|Alternatively|For example|For instance|"
-                        r"Similarly|Likewise|Namely|They|He|She)\b|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
+                        r"Similarly|Likewise|Namely|They|He|She)\b|^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)? (?:further|also|additionally) "
+                        r"(?!\w+ed\b)|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
 _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATTORNEY DOCKET|CONFIRMATION NO\.|"
                       r"EXAMINER|ART UNIT|PAPER NUMBER|NOTIFICATION DATE|DELIVERY MODE|P\.O\. Box|Address:)", re.I)

@@ -44,7 +44,7 @@ _SECTION_LIST = re.compile(r"(?:35\s*U\.?\s*S\.?\s*C\.?\s*|§)§?\s*((?:\d{3}(?!
 _VERDICT_LINE = re.compile(r"^\s*(AFFIRMED[- ]IN[- ]PART|AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED|DENIED|GRANTED)"
                            r"\b(.*)$", re.M)
 _VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]part|affirmed|reversed|vacated|remanded)\b|"
-                            r"\bwe\s+(affirm|reverse)\b", re.I)
+                            r"\b(affirm|reverse)\s+(?:the|as to|our)\b", re.I)
 _NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)", re.I)
 NOT_ISSUES = {"134"}
 
@@ -166,6 +166,12 @@ def subdecision(outcome: str | None, order: str) -> tuple[str | None, str | None
     return (api, "api") if api else ((from_order, "order") if from_order else (None, None))
 
 
+def _source(from_api: list[str], label: list[str]) -> str | None:
+    if not label:
+        return None
+    return "api" if from_api == label else ("api+order" if from_api and from_api != ["Others"] else "order")
+
+
 def add_labels(df: pl.DataFrame) -> pl.DataFrame:
     """Label columns for a frame with outcome, issue_types (API bag), statutes and text; the text is read
     for its DECISION/ORDER section only. `label_source` says where each label came from."""
@@ -178,9 +184,8 @@ def add_labels(df: pl.DataFrame) -> pl.DataFrame:
         issues.append(issue_types(bag, statutes, order))
         fine.append(f)
         auth.append(board_authorities(statutes, order))
-        source.append({"subdecision": src, "issue_type": "api" if api_issues == issues[-1] else
-                       ("order" if not api_issues else "api+order") if issues[-1] else None,
-                       "board_authority": "api" if board_authorities(statutes) == auth[-1] else "api+order"})
+        source.append({"subdecision": src, "issue_type": _source(api_issues, issues[-1]),
+                       "board_authority": _source(board_authorities(statutes), auth[-1])})
     return df.with_columns(pl.Series("subdecision_fine", fine, pl.String),
                            pl.Series("subdecision_coarse", [subdecision_coarse(f) if f else None for f in fine],
                                      pl.String),
