@@ -46,7 +46,8 @@ BOARD_VOICE = {
     "own_reasoning": r"\b(?:supra|infra)\b|\bas (?:discussed|explained|noted|set forth|stated|found|determined) "
                      r"(?:above|below)\b|\b(?:discussed|addressed) above\b",
     "board_evaluation": r"\breversible error\b|\battorney argument\b|\barguments?\b[^.]{0,100}\b(?:is|are|was|were) "
-                        r"(?:not (?:supported|convincing|well|commensurate|relevant)|unconvincing|inapposite|irrelevant|"
+                        r"(?:not (?:supported|convincing|well|commensurate|relevant)|unconvincing|inapposite|"
+                        r"irrelevant|"
                         r"insufficient)\b|\bapprise[sd]?\b|\bExaminer did not err\b|\b(?:unavailing|"
                         r"misplaced|without merit|not well[- ]taken)\b|\bnot commensurate with\b|"
                         r"\bAppellants?(?:'s?)? (?:does|do|has|have|did) not (?:\w+ )?(?:explain|address|dispute|"
@@ -68,16 +69,19 @@ CUES = {
                          r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
-                         r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|says|adds|"
-                         r"(?:position|rationale|reasoning|view|opinion) is)\b|\b[Ii]n the Examiner's opinion\b|\b[Aa]ccording to the Examiner\b|"
+                         r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|"
+                         r"says|adds|(?:position|rationale|reasoning|view|opinion) is)\b|\b[Ii]n the Examiner's "
+                         r"opinion\b|\b[Aa]ccording to the Examiner\b|"
                          r"\b[Ii]n the Examiner's view\b|\bstands? rejected\b",
     "appellant_arguments": r"\bAppellants?(?:'s?)? (?:(?:also|further|then|additionally|alternatively|similarly) )?"
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
                            r"responds?|responded|relies|disputes?|urges?|alleges?|alleged|reasons|explains?|"
-                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|adds|observes|"
+                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|"
+                           r"adds|observes|"
                            r"emphasizes|insists|counters|replies|(?:position|rationale|view) is)\b|"
                            r"\b[Aa]ccording to Appellants?\b|\b[Ii]n Appellants?'s? view\b|"
-                           r"^Appellants?(?:'s?)? (?:(?:principal|main|primary|first|second|remaining|only) )?(?:argument|contention)s?\b",
+                           r"^Appellants?(?:'s?)? (?:(?:principal|main|primary|first|second|remaining|only) )?"
+                           r"(?:argument|contention)s?\b",
 }
 _CUES = {role: re.compile(p) for role, p in CUES.items()}
 # `is/are rejected under` describes the Examiner's rejection in the STATEMENT OF THE CASE only (in the
@@ -95,7 +99,8 @@ _BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?(?:I
                         rf"(?:\([^)]*\))?\.?$")
 _CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Further(?:more)?|Additionally|In addition|"
                         r"Moreover|Also|Instead|Rather|That is|In other words|Alternatively|For example|For instance|"
-                        r"Similarly|Likewise|Namely|They|He|She)\b|^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)? (?:further|also|additionally) "
+                        r"Similarly|Likewise|Namely|They|He|She)\b|"
+                        r"^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)? (?:further|also|additionally) "
                         r"(?!\w+ed\b)|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
 _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATTORNEY DOCKET|CONFIRMATION NO\.|"

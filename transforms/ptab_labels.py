@@ -4,10 +4,11 @@ Labels come from the record only: the ODP structured fields (appealOutcomeCatego
 statuteAndRuleBag) and the decision's DECISION/ORDER section, which no input contains (the inputs are
 cut from STATEMENT OF THE CASE + ANALYSIS). Nothing is mined from text an input holds. A case the
 record cannot label (no outcome and no verdict in the order; no issue statute anywhere) gets None /
-[] and the build drops and counts it. Label sets are exactly SPEC's. Raw ODP strings vary ("AFFIRMED", "Affirmed w/ New Ground of
-Rejection", "Reversed; New Grounds of Rejection"), so outcomes are normalised (lower-case, trimmed,
-punctuation and "w/"/"new ground(s)" variants unified) before a lookup keyed by the normalised
-form of each label plus a few synonyms; anything unmapped is `Others`. Statutes are normalised to
+[] and the build drops and counts it. Label sets are exactly SPEC's. Raw ODP strings vary
+("AFFIRMED", "Affirmed w/ New Ground of Rejection", "Reversed; New Grounds of Rejection"), so outcomes
+are normalised (lower-case, trimmed, punctuation and "w/"/"new ground(s)" variants unified) before a
+lookup keyed by the normalised form of each label plus a few synonyms; a stated outcome that maps to
+nothing is `Others`. Statutes are normalised to
 `35 USC n` / `37 CFR n.nn(x)`.
 """
 from __future__ import annotations
@@ -39,11 +40,13 @@ ISSUE_STATUTES = {"101", "102", "103", "112"}
 _USC = re.compile(r"35\s*U\.?\s*S\.?\s*C\.?\s*(?:§+|sec(?:tion)?\.?)?\s*(\d+)", re.I)
 _CFR = re.compile(r"37\s*C\.?\s*F\.?\s*R\.?\s*(?:§+|sec(?:tion)?\.?)?\s*(\d+\.\d+)\s*(\([a-z]\))?", re.I)
 # a 35 U.S.C. section named in the order: "35 U.S.C. § 103", "§§ 112(a), 102, and 103", "under § 101"
-_SECTION_LIST = re.compile(r"(?:35\s*U\.?\s*S\.?\s*C\.?\s*|§)§?\s*((?:\d{3}(?!\.?\d)(?:\([a-z0-9]+\))*(?:,?\s*(?:and\s+)?)?)+)",
+_SECTION_LIST = re.compile(r"(?:35\s*U\.?\s*S\.?\s*C\.?\s*|§)§?\s*"
+                           r"((?:\d{3}(?!\.?\d)(?:\([a-z0-9]+\))*(?:,?\s*(?:and\s+)?)?)+)",
                            re.I)
 _VERDICT_LINE = re.compile(r"^\s*(AFFIRMED[- ]IN[- ]PART|AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED|DENIED|GRANTED)"
                            r"\b(.*)$", re.M)
-_VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]part|affirmed|reversed|vacated|remanded)\b|"
+_VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]part|affirmed|reversed|vacated|"
+                            r"remanded)\b|"
                             r"\b(affirm|reverse)\s+(?:the|as to|our)\b", re.I)
 _NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)", re.I)
 NOT_ISSUES = {"134"}

@@ -230,11 +230,12 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
         "Provenance": ("PTAB ex parte decisions from the USPTO Open Data Portal appeals API; decision PDFs read "
                        f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}."),
         "Filters": "Counts dropped per SPEC filter, in order:\n```json\n" + json.dumps(counts, indent=2) + "\n```",
-        "Opinion split": (f"Splitter `{splitter}` (cue phrases, spaCy sentencizer). A sentence in the Board's voice "
-                          "(first person plural, \"is (not) persuasive\", \"the rejection ... is sustained / reversed\", "
-                          "\"Accordingly, ...\", \"as discussed above\", \"Appellant does not dispute ...\", a NEW GROUND "
-                          "or FINDINGS OF FACT sub-section ...) is always `ptab_opinion`; a sentence inherits a role only "
-                          "when it visibly continues an attributed paraphrase in the same paragraph. "
+        "Opinion split": (f"Splitter `{splitter}` (cue phrases, spaCy sentencizer). A sentence in the Board's "
+                          "voice (first person plural, \"is (not) persuasive\", \"the rejection ... is sustained / "
+                          "reversed\", \"Accordingly, ...\", \"as discussed above\", \"Appellant does not dispute "
+                          "...\", a NEW GROUND or FINDINGS OF FACT sub-section ...) is always `ptab_opinion`; a "
+                          "sentence inherits a role only when it visibly continues an attributed paraphrase in the "
+                          "same paragraph. "
                           f"Mean words per case: {words}. Cases with no examiner sentence (kept, flagged "
                           f"`no_examiner_findings`): {flagged}." + _reference_text(reference_scores(splitter), splitter)
                           + (f"\n\nAgreement with the generator's ground truth on {agreement['decisions']} generated "

@@ -172,7 +172,8 @@ def test_role_is_never_inherited_across_a_paragraph():
 
 
 def test_board_voice_patterns_and_their_names():
-    cases = {"We are not persuaded of error.": "first_person", "Appellant has not apprised us of error.": "first_person",
+    cases = {"We are not persuaded of error.": "first_person",
+             "Appellant has not apprised us of error.": "first_person",
              "Appellant's arguments are unpersuasive.": "persuasive",
              "The Examiner's decision is affirmed.": "disposition", "REVERSED": "disposition",
              "Accordingly, the rejection stands.": "accordingly", "As discussed above, Smith is analogous.":

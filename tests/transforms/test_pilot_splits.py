@@ -114,7 +114,8 @@ def test_all_is_one_eval_split_and_no_val_or_test_case_is_in_any_train_split():
     n = 30
     df = assign_splits(_cases(n), seed=5).with_columns(
         pl.lit("2020").alias("appeal_number"), pl.lit("pdf").alias("text_origin"), pl.lit([]).cast(
-            pl.List(pl.String)).alias("flags"), pl.lit(None, pl.Struct({"subdecision": pl.String})).alias("label_source"),
+            pl.List(pl.String)).alias("flags"),
+        pl.lit(None, pl.Struct({"subdecision": pl.String})).alias("label_source"),
         pl.lit("Appellant argues.").alias("appellant_arguments"), pl.lit("The Examiner finds.").alias(
             "examiner_findings"), pl.lit("The Examiner finds. Appellant argues.").alias("merged_text"),
         pl.when(pl.int_range(n) % 4 == 0).then(None).otherwise(pl.lit("US-1-B2")).alias("pub_id"),

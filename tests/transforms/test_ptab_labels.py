@@ -64,7 +64,8 @@ def test_issue_types_multi_label_from_bag_statutes_and_the_order():
     assert issue_types([], ["35 USC 101", "35 USC 134"]) == ["101"]
     order = ("The rejection of claims 1-3 under 35 U.S.C. \u00a7 102 is affirmed. The rejections of claims 4-9 under "
              "35 U.S.C. \u00a7\u00a7 112(b) and 251 are reversed. No time period may be extended under 37 C.F.R. "
-             "\u00a7 1.136(a)(1)(iv). We designate a new ground under 37 C.F.R. \u00a7 41.50(b); 35 U.S.C. \u00a7 134(a).")
+             "\u00a7 1.136(a)(1)(iv). We designate a new ground under 37 C.F.R. \u00a7 41.50(b); "
+             "35 U.S.C. \u00a7 134(a).")
     assert issue_types(None, None, order) == ["102", "112", "Others"]
     assert issue_types(None, None, "") == [], "nothing in the record: no label (the build drops the case)"
 
