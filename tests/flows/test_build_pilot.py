@@ -115,6 +115,9 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     tasks = {f["task"] for f in rep.manifest["files"]}
     assert {"all", "base", "merge", "ptab_ocr", "opinion_split"} <= tasks
     _corpus_releases_and_no_opinion_in_inputs(out / "pilot" / pub["version"], allt)
+    from patentfactory.evaluation.run import evaluate_dataset
+    scored = evaluate_dataset(out, "pilot", pub["version"])
+    assert {s.task.split(":")[0] for s in scored.scores} >= {"all", "base", "merge"}, "all/eval scored zero-shot"
 
     import patentfactory.cli.pilot  # noqa: F401  (registers `pf build pilot` until cli.py imports it)
     from patentfactory.cli.main import app
