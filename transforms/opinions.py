@@ -86,7 +86,7 @@ CUES = {
 _CUES = {role: re.compile(p) for role, p in CUES.items()}
 # `is/are rejected under` describes the Examiner's rejection in the STATEMENT OF THE CASE only (in the
 # ANALYSIS it is how the Board words a new ground).
-_SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b|^The Examiner rejected\b")
+_SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b")
 # facts anywhere: what a claim recites, the list of references relied on
 _FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ recites?\b|\brel(?:ies|ied) (?:up)?on "
                     r"the following (?:prior art|references?)\b|^The (?:prior art|references?) relied upon\b")
