@@ -1,12 +1,19 @@
 """Opinion splitting of PTAB decisions: sections by headings, sentences by spaCy, roles by cue phrases.
 
 The paper split opinions with an LLM; we use a transparent rule-based splitter so every role can be
-explained by the cue that fired. A sentence's role is the cue that starts earliest in it
-("Appellant contends that the Examiner relies ..." is the appellant's); a sentence without a cue
-inherits the role of the previous sentence of its paragraph, and a paragraph that opens without one
-takes its section's default (STATEMENT OF THE CASE -> facts, ANALYSIS -> board opinion). Decisions
-with no examiner sentence are flagged, not dropped. `OpinionSplitter` is the interface a
-model-based splitter implements.
+explained by the cue that fired. The leakage policy comes first: a sentence in the Board's voice
+(`BOARD_VOICE`: "we ...", "is not persuasive", "the rejection ... is sustained", "Accordingly, ...",
+"as discussed above" ...) is `ptab_opinion` whatever precedes it, as is every sentence under a
+sub-heading of the Board's own (NEW GROUND OF REJECTION, FINDINGS OF FACT, PRINCIPLES OF LAW, ISSUE).
+Otherwise a sentence is attributed by the cue that starts earliest ("Appellant contends that the
+Examiner relies ..." is the appellant's) or by the party's paper it cites ("Appeal Br. 5" -> appellant,
+"Final Act. 4" / "Ans. 3" -> examiner). A sentence with neither keeps the role of the attributed sentence
+before it only when it visibly continues that paraphrase (a bare record citation, "In particular, ...",
+"allegedly", a quotation) in the same paragraph; anything else takes its section's default
+(STATEMENT OF THE CASE -> facts, ANALYSIS -> board opinion). Conclusions ("Thus, ...") and legal
+citations ("In re Kahn, 441 F.3d ...") are the Board's unless attributed. `leak_check` applies the same
+Board-voice patterns to any splitter's output. `OpinionSplitter` is the interface a model-based
+splitter implements.
 """
 from __future__ import annotations
 
@@ -18,6 +25,8 @@ from typing import Any, Protocol
 import polars as pl
 
 ROLES = ("appellant_arguments", "examiner_findings", "ptab_opinion", "facts")
+INPUT_ROLES = ("appellant_arguments", "examiner_findings")
+ATTRIBUTED = INPUT_ROLES
 SPLIT_SECTIONS = ("statement_of_the_case", "analysis")
 HEADINGS = (("decision_on_appeal", r"DECISION ON APPEAL|OPINION"),
             ("statement_of_the_case", r"STATEMENT OF (THE )?CASE"), ("analysis", r"ANALYSIS|DISCUSSION"),
@@ -25,24 +34,85 @@ HEADINGS = (("decision_on_appeal", r"DECISION ON APPEAL|OPINION"),
             ("separate_opinion", r"(OPINION )?(DISSENTING|CONCURRING)( OPINION)?|.{0,40}, (dissenting|concurring)"))
 _HEADING = [(name, re.compile(rf"^\s*(?:[IVX]+\.\s*)?(?:{pat})\s*$",
                               re.I if name == "separate_opinion" else 0)) for name, pat in HEADINGS]
+# The Board's voice: a sentence matching any of these is never an input (splitter and leak check alike).
+BOARD_VOICE = {
+    "first_person": r"\b(?:[Ww]e|us|[Oo]ur|ourselves)\b",
+    "persuasive": r"\b(?:un)?persuasive\b|\bpreponderance of (?:the )?evidence\b",
+    "disposition": r"\b(?:is|are|was|were|remains?|must be|will be|hereby) (?:\w+ )?(?:sustained|affirmed|"
+                   r"reversed|vacated|remanded)\b|^(?:AFFIRMED|REVERSED|VACATED|REMANDED)\b|\b41\.50\(b\)",
+    "accordingly": r"^(?:Accordingly|For (?:these|those|the (?:foregoing|above|same|reasons))|In (?:sum|summary|"
+                   r"view of the foregoing|light of the foregoing)|On (?:this|the) record|Based on (?:this|the) "
+                   r"record|Having (?:considered|reviewed))\b",
+    "own_reasoning": r"\b(?:supra|infra)\b|\bas (?:discussed|explained|noted|set forth|stated|found|determined) "
+                     r"(?:above|below)\b|\b(?:discussed|addressed) above\b",
+    "board_evaluation": r"\breversible error\b|\battorney argument\b|\barguments?\b[^.]{0,100}\b(?:is|are|was|were) "
+                        r"(?:not (?:supported|convincing|well|commensurate|relevant)|unconvincing|inapposite|"
+                        r"irrelevant|"
+                        r"insufficient)\b|\bapprise[sd]?\b|\bExaminer did not err\b|\b(?:unavailing|"
+                        r"misplaced|without merit|not well[- ]taken)\b|\bnot commensurate with\b|"
+                        r"\bAppellants?(?:'s?)? (?:does|do|has|have|did) not (?:\w+ )?(?:explain|address|dispute|"
+                        r"contest|identify|provide|point|direct|rebut|offer|show|establish|demonstrate|"
+                        r"present|cite|challenge|argue)\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
+                        r"explained|notes|noted|determines|determined|correctly)\b",
+}
+_BOARD = {name: re.compile(p) for name, p in BOARD_VOICE.items()}
+# The Board's unless the sentence is attributed: conclusions, legal citations, questions (the ISSUE).
+BOARD_LEANING = re.compile(
+    r"^(?:Thus|Therefore|Hence|Consequently|As such|In short)\b|\b(?:In re|Ex parte) [A-Z]|\b[A-Z][\w.'&-]* v\. "
+    r"[A-Z]|\b\d+ (?:F\.(?: ?(?:2d|3d|4th))?|U\.S\.|S\. ?Ct\.|USPQ(?:2d)?|F\. ?Supp\.(?: ?[23]d)?) ?\d|"
+    r"\((?:Fed\. Cir\.|C\.?C\.?P\.?A\.?|B\.?P\.?A\.?I\.?|P\.?T\.?A\.?B\.?)[^)]*\)|\?$")
+_ANALYSIS_OF_BOARD = re.compile(r"(?i)new grounds? of rejection|findings? of fact|principles? of law|^issues?\b|"
+                                r"^conclusions?\b|^(?:the )?(?:board's )?analysis\b")
 CUES = {
-    "ptab_opinion": r"^(?:We|Our|Accordingly|Thus, we|Therefore, we|For (?:these|the) reasons|On this record)\b|"
-                    r"\bwe (?:agree|disagree|are (?:not )?persuaded|(?:do not )?sustain|conclude|find|determine|"
-                    r"reverse|affirm|enter)\b",
-    "examiner_findings": r"\b(?:[Tt]he )?Examiner(?:'s)? (?:(?:also|further|then) )?(?:finds|found|determines|"
-                         r"determined|concludes|concluded|rejects|rejected|relies|reasons|explains|states|notes|"
-                         r"takes the position|answers|responds)\b|^According to the Examiner\b|\bstands? rejected\b",
-    "appellant_arguments": r"\bAppellants?(?:'s?)? (?:(?:also|further|then) )?(?:argues?|contends?|asserts?|submits?|"
-                           r"maintains?|responds?|relies|disputes?)\b|^According to Appellants?\b|"
-                           r"^Appellants?(?:'s?)? (?:argument|contention)s?\b",
+    "examiner_findings": r"\b(?:[Tt]he )?Examiner(?:'s)? (?:(?:also|further|then|additionally|alternatively) )?"
+                         r"(?:finds|found|determines|determined|concludes|concluded|rejects|rejected|relies|relied|"
+                         r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
+                         r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
+                         r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
+                         r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|"
+                         r"says|adds|(?:position|rationale|reasoning|view|opinion) is)\b|\b[Ii]n the Examiner's "
+                         r"opinion\b|\b[Aa]ccording to the Examiner\b|"
+                         r"\b[Ii]n the Examiner's view\b|\bstands? rejected\b",
+    "appellant_arguments": r"\bAppellants?(?:'s?)? (?:(?:also|further|then|additionally|alternatively|similarly) )?"
+                           r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
+                           r"responds?|responded|relies|disputes?|urges?|alleges?|alleged|reasons|explains?|"
+                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|"
+                           r"adds|observes|"
+                           r"emphasizes|insists|counters|replies|(?:position|rationale|view) is)\b|"
+                           r"\b[Aa]ccording to Appellants?\b|\b[Ii]n Appellants?'s? view\b|"
+                           r"^Appellants?(?:'s?)? (?:(?:principal|main|primary|first|second|remaining|only) )?"
+                           r"(?:argument|contention)s?\b",
 }
 _CUES = {role: re.compile(p) for role, p in CUES.items()}
+# `is/are rejected under` describes the Examiner's rejection in the STATEMENT OF THE CASE only (in the
+# ANALYSIS it is how the Board words a new ground).
+_SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b")
+# facts anywhere: what a claim recites, the list of references relied on
+_FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ recites?\b|\brel(?:ies|ied) (?:up)?on "
+                    r"the following (?:prior art|references?)\b|^The (?:prior art|references?) relied upon\b")
+_PAPERS = {"appellant_arguments": r"(?:Appeal|App\.|Reply) Br\.|\bBr\.|Appeal Brief|Reply Brief",
+           "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\."}
+_CITE_TAIL = {role: re.compile(rf"(?:^|[.;(]\s*|\s(?:See|see|citing)\s)(?:See,? |see,? |e\.g\.,? )?(?:{p})\s*"
+                              rf"(?:at )?[\d\u2013\u2014\-, ¶:]+\)?\.?\s*$") for role, p in _PAPERS.items()}
+_BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?(?:Id\.|{_PAPERS['appellant_arguments']}|"
+                        rf"{_PAPERS['examiner_findings']}|Spec\.|Fig\.|Figs\.)[^A-Za-z]*(?:at [^A-Za-z]*)?"
+                        rf"(?:\([^)]*\))?\.?$")
+_CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Further(?:more)?|Additionally|In addition|"
+                        r"Moreover|Also|Instead|Rather|That is|In other words|Alternatively|For example|For instance|"
+                        r"Similarly|Likewise|Namely|They|He|She)\b|"
+                        r"^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)? (?:further|also|additionally) "
+                        r"(?!\w+ed\b)|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
 _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATTORNEY DOCKET|CONFIRMATION NO\.|"
                       r"EXAMINER|ART UNIT|PAPER NUMBER|NOTIFICATION DATE|DELIVERY MODE|P\.O\. Box|Address:)", re.I)
 COVER_MARKERS = ("APPLICATION NO.", "FIRST NAMED INVENTOR")
 CAPTION = re.compile(r"BEFORE THE PATENT TRIAL AND APPEAL BOARD|BOARD OF PATENT APPEALS", re.I)
-ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para)\.|§)$")
+ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para|ll|App|Fed|Cir|Ct|Supp|"
+                    r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej)\.|§)$")
+# where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
+_EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.)\s+(?=[A-Z\u201c\"])")
+_TRAILING_ENUMERATOR = re.compile(r"^(.*:)\s+((?:\d{1,3}|[IVX]{1,5})\.)$")
+_ENUMERATOR = re.compile(r"^(?:\d{1,3}|[IVX]{1,5}|[A-H])\.$")
 
 
 def strip_cover(text: str) -> tuple[str, bool]:
@@ -115,31 +185,84 @@ def _nlp() -> Any:
 
 
 def sentences(paragraph: str) -> list[str]:
-    """spaCy sentencizer, then fragments re-joined (after citation abbreviations, or starting lower-case)."""
+    """spaCy sentencizer, cut again after closing quotes and "Id." citations; fragments re-joined (after
+    citation abbreviations, or starting lower-case); a bare enumerator ("1.", "II.") opens the next one."""
     out: list[str] = []
-    for s in (s.text.strip() for s in _nlp()(paragraph).sents):
-        if not s:
-            continue
-        if out and (ABBREV.search(out[-1]) or s[0].islower() or s[0].isdigit() or s[0] in "§("):
-            out[-1] = f"{out[-1]} {s}"
-        else:
-            out.append(s)
-    return out
+    pending = ""
+    for piece in (s.text.strip() for s in _nlp()(paragraph).sents):
+        cuts = [0, *(m.end() for m in _EXTRA_CUT.finditer(piece)), len(piece)]
+        for s in (piece[a:b].strip() for a, b in zip(cuts, cuts[1:])):
+            if not s:
+                continue
+            if out and not pending and (ABBREV.search(out[-1]) or out[-1].endswith(("\u00b6", " at")) or
+                                        s[0].islower() or s[0] in "§(\u201d" or
+                                        (s[0].isdigit() and not _ENUMERATOR.match(s))):
+                out[-1] = f"{out[-1]} {s}"
+            elif m := _TRAILING_ENUMERATOR.match(s):  # "Claim 1 reads as follows: 1." + "A separator ..."
+                out.append(pending + m.group(1))
+                pending = f"{m.group(2)} "
+            elif _ENUMERATOR.match(s):
+                pending = f"{pending}{s} "
+            else:
+                out.append(pending + s)
+                pending = ""
+    return out + ([pending.strip()] if pending else [])
 
 
-def cue_role(sentence: str) -> str | None:
-    """The role whose cue starts earliest in the sentence (None when no cue fires)."""
-    hits = [(m.start(), role) for role, rx in _CUES.items() if (m := rx.search(sentence))]
+def board_voice(sentence: str) -> str | None:
+    """The first `BOARD_VOICE` pattern the sentence matches, or None when it is not in the Board's voice."""
+    return next((name for name, rx in _BOARD.items() if rx.search(sentence)), None)
+
+
+def cited_party(sentence: str) -> str | None:
+    """The role whose paper a bare record citation cites ("Appeal Br. 5." -> appellant_arguments); None for
+    another sentence, or a citation to a neutral paper (Spec., Id.)."""
+    if not _BARE_CITE.match(sentence):
+        return None
+    hits = [(m.start(), role) for role, p in _PAPERS.items() if (m := re.search(p, sentence))]
     return min(hits)[1] if hits else None
 
 
+def cue_role(sentence: str, section: str | None = None) -> str | None:
+    """The role a sentence states on its own: the Board's voice first, then the attribution cue starting
+    earliest, then the party's paper a trailing citation names (None when nothing fires)."""
+    if board_voice(sentence):
+        return "ptab_opinion"
+    hits = [(m.start(), role) for role, rx in _CUES.items() if (m := rx.search(sentence))]
+    if section == "statement_of_the_case" and (m := _SOC_REJECTION.search(sentence)):
+        hits.append((m.start(), "examiner_findings"))
+    if hits:
+        return min(hits)[1]
+    if not _BARE_CITE.match(sentence):
+        return next((role for role, rx in _CITE_TAIL.items() if rx.search(sentence)), None)
+    return None
+
+
 def _is_subheading(par: str) -> bool:
-    return len(par) < 80 and par[-1] not in ".:;\"')"
+    return len(par) < 80 and par[-1] not in ".:;\"')\u201d"
+
+
+def classify(sent: str, section: str, prev: str | None, following: str | None) -> tuple[str, str | None]:
+    """(role, what decided it) of one sentence; `prev` is the role of the sentence before it in the same
+    paragraph (None at a paragraph start), `following` the next sentence of the paragraph."""
+    if board := board_voice(sent):
+        return "ptab_opinion", f"board:{board}"
+    if _BARE_CITE.match(sent):  # "Final Act. 4." belongs to the sentence it documents
+        return (prev, "citation") if prev else (DEFAULT_ROLE[section], None)
+    if _FACTS.search(sent):
+        return "facts", "facts"
+    if role := cue_role(sent, section):
+        return role, role
+    if BOARD_LEANING.search(sent):
+        return "ptab_opinion", "board_leaning"
+    if prev in ATTRIBUTED and (_CONTINUES.search(sent) or (following and cited_party(following) == prev)):
+        return prev, "continues"
+    return DEFAULT_ROLE[section], None
 
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-1"
+    name = "rules-3"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
@@ -147,16 +270,43 @@ class RuleSplitter:
             result.sections.append(section)
             if section not in SPLIT_SECTIONS:
                 continue
+            boards = False  # under a sub-heading of the Board's own (NEW GROUND OF REJECTION, ISSUE ...)
             for par in paras:
                 if _is_subheading(par):
+                    boards = bool(_ANALYSIS_OF_BOARD.search(par.strip()))
                     continue
-                role = None
-                for sent in sentences(par):
-                    cue = cue_role(sent)
-                    role = cue or role or DEFAULT_ROLE[section]
+                sents, prev = sentences(par), None
+                for i, sent in enumerate(sents):
+                    role, cue = ("ptab_opinion", "subheading") if boards else \
+                        classify(sent, section, prev, sents[i + 1] if i + 1 < len(sents) else None)
                     result.sentences.append(Sentence(section, role, sent, cue))
+                    prev = role
         result.flags = _flags(result)
         return result
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def leak_check(inputs: dict[str, str | None], opinion: str | list[str] | None, min_words: int = 6) -> list[str]:
+    """Why a case's inputs leak the Board's opinion (empty: clean), whichever splitter made them.
+
+    A leak is an input sentence in the Board's voice (`BOARD_VOICE`), or a sentence of the case's own
+    `ptab_opinion` (`min_words` words or more, compared case- and punctuation-blind) inside an input."""
+    problems = []
+    for name, text in inputs.items():
+        for sent in sentences(text or ""):
+            if board := board_voice(sent):
+                problems.append(f"{name}: board voice ({board}): {sent[:100]}")
+    own = sentences(opinion) if isinstance(opinion, str) else list(opinion or [])
+    normed = {name: f" {_norm(text)} " for name, text in inputs.items() if text}
+    for sent in own:
+        n = _norm(sent)
+        if len(n.split()) >= min_words:
+            problems += [f"{name}: sentence of the board's opinion: {sent[:100]}"
+                         for name, text in normed.items() if f" {n} " in text]
+    return problems
 
 
 def _flags(result: OpinionSplit) -> list[str]:

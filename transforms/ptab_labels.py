@@ -1,9 +1,14 @@
 """PILOT-Bench labels from PTAB records: issue types, board authorities, subdecision (fine and coarse).
 
-Label sets are exactly SPEC's. Raw ODP strings vary ("AFFIRMED", "Affirmed w/ New Ground of
-Rejection", "Reversed; New Grounds of Rejection"), so outcomes are normalised (lower-case, trimmed,
-punctuation and "w/"/"new ground(s)" variants unified) before a lookup keyed by the normalised
-form of each label plus a few synonyms; anything unmapped is `Others`. Statutes are normalised to
+Labels come from the record only: the ODP structured fields (appealOutcomeCategory, issueTypeBag,
+statuteAndRuleBag) and the decision's DECISION/ORDER section, which no input contains (the inputs are
+cut from STATEMENT OF THE CASE + ANALYSIS). Nothing is mined from text an input holds. A case the
+record cannot label (no outcome and no verdict in the order; no issue statute anywhere) gets None /
+[] and the build drops and counts it. Label sets are exactly SPEC's. Raw ODP strings vary
+("AFFIRMED", "Affirmed w/ New Ground of Rejection", "Reversed; New Grounds of Rejection"), so outcomes
+are normalised (lower-case, trimmed, punctuation and "w/"/"new ground(s)" variants unified) before a
+lookup keyed by the normalised form of each label plus a few synonyms; a stated outcome that maps to
+nothing is `Others`. Statutes are normalised to
 `35 USC n` / `37 CFR n.nn(x)`.
 """
 from __future__ import annotations
@@ -11,6 +16,8 @@ from __future__ import annotations
 import re
 
 import polars as pl
+
+from transforms.opinions import split_sections
 
 ISSUE_LABELS = ("101", "102", "103", "112", "Others")
 AUTHORITY_LABELS = ("37 CFR 1.131", "37 CFR 1.132", "37 CFR 41.50", "37 CFR 41.50(a)", "37 CFR 41.50(b)",
@@ -32,7 +39,17 @@ BOILERPLATE = {"35 USC 134", "35 USC 6"}
 ISSUE_STATUTES = {"101", "102", "103", "112"}
 _USC = re.compile(r"35\s*U\.?\s*S\.?\s*C\.?\s*(?:§+|sec(?:tion)?\.?)?\s*(\d+)", re.I)
 _CFR = re.compile(r"37\s*C\.?\s*F\.?\s*R\.?\s*(?:§+|sec(?:tion)?\.?)?\s*(\d+\.\d+)\s*(\([a-z]\))?", re.I)
-_REJECTED = re.compile(r"rejected under 35\s*U\.?\s*S\.?\s*C\.?\s*§*\s*(\d+)", re.I)
+# a 35 U.S.C. section named in the order: "35 U.S.C. § 103", "§§ 112(a), 102, and 103", "under § 101"
+_SECTION_LIST = re.compile(r"(?:35\s*U\.?\s*S\.?\s*C\.?\s*|§)§?\s*"
+                           r"((?:\d{3}(?!\.?\d)(?:\([a-z0-9]+\))*(?:,?\s*(?:and\s+)?)?)+)",
+                           re.I)
+_VERDICT_LINE = re.compile(r"^\s*(AFFIRMED[- ]IN[- ]PART|AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED|DENIED|GRANTED)"
+                           r"\b(.*)$", re.M)
+_VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]part|affirmed|reversed|vacated|"
+                            r"remanded)\b|"
+                            r"\b(affirm|reverse)\s+(?:the|as to|our)\b", re.I)
+_NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)", re.I)
+NOT_ISSUES = {"134"}
 
 
 def normalise_outcome(raw: str | None) -> str:
@@ -76,8 +93,39 @@ def normalise_statute(s: str) -> str | None:
     return None
 
 
-def issue_types(issue_bag: list[str] | None, statutes: list[str] | None, text: str | None = None) -> list[str]:
-    """Multi-label issue types from issueTypeBag, issue statutes of the rule bag and 'rejected under' phrases."""
+def order_section(text: str | None) -> str:
+    """The DECISION/ORDER section of a decision's text (paragraphs blank-line joined; '' when absent)."""
+    return "\n\n".join(p for name, paras in split_sections(text or "") if name == "decision" for p in paras)
+
+
+def outcome_from_order(order: str) -> str | None:
+    """The outcome the DECISION/ORDER section states: its verdict line ("AFFIRMED-IN-PART; NEW GROUND OF
+    REJECTION") or else its per-rejection dispositions ("... is affirmed." + "... is reversed." ->
+    affirmed-in-part); "with new ground of rejection" when the order enters one. None when it states none."""
+    lines = _VERDICT_LINE.findall(order)
+    if lines:
+        verdict = lines[-1][0].lower()
+    else:
+        found = {(a or b).lower().replace(" ", "-") for a, b in _VERDICT_WORDS.findall(order)}
+        found = {{"affirm": "affirmed", "reverse": "reversed"}.get(f, f) for f in found}
+        if not found:
+            return None
+        verdict = ("affirmed-in-part" if {"affirmed", "reversed"} <= found or "affirmed-in-part" in found
+                   else sorted(found)[0])
+    return f"{verdict} with new ground of rejection" if _NEW_GROUND.search(order) else verdict
+
+
+def order_sections(order: str) -> set[str]:
+    """35 U.S.C. sections the order names (the appeal's 134 excluded; 37 C.F.R. rules are not sections)."""
+    found = set()
+    for m in _SECTION_LIST.finditer(order):
+        found |= {n for n in re.findall(r"(?<![\d(])(\d{3})(?!\d)", m.group(1)) if n not in NOT_ISSUES}
+    return found
+
+
+def issue_types(issue_bag: list[str] | None, statutes: list[str] | None, order: str | None = None) -> list[str]:
+    """Multi-label issue types from issueTypeBag, the issue statutes of the rule bag and the sections the
+    DECISION/ORDER names; [] when the record names none (the case is then dropped, not guessed)."""
     found: set[str] = set()
     for v in issue_bag or []:
         num = re.sub(r"\D", "", normalise_statute(v) or v)
@@ -86,36 +134,66 @@ def issue_types(issue_bag: list[str] | None, statutes: list[str] | None, text: s
         norm = normalise_statute(v) or ""
         if norm.startswith("35 USC ") and norm.split()[-1] in ISSUE_STATUTES:
             found.add(norm.split()[-1])
-    for num in _REJECTED.findall(text or ""):
+    for num in order_sections(order or ""):
         found.add(num if num in ISSUE_STATUTES else "Others")
-    return [x for x in ISSUE_LABELS if x in found] or ["Others"]
+    return [x for x in ISSUE_LABELS if x in found]
 
 
-def board_authorities(statutes: list[str] | None, text: str | None = None) -> list[str]:
+def board_authorities(statutes: list[str] | None, order: str | None = None) -> list[str]:
     """Multi-label board authorities: the rule bag (35 USC 134 boilerplate and issue statutes excluded,
-    unknown -> Others) plus the 37 CFR 41.50 / 1.131 / 1.132 authorities named in the text; empty -> Others."""
+    unknown -> Others) plus the 37 CFR 41.50 / 1.131 / 1.132 authorities the DECISION/ORDER names;
+    empty -> Others (SPEC)."""
     found: set[str] = set()
     for v in statutes or []:
         norm = normalise_statute(v) or v.strip()
         if norm in BOILERPLATE or (norm.startswith("35 USC ") and norm.split()[-1] in ISSUE_STATUTES):
             continue
         found.add(norm if norm in AUTHORITY_LABELS else "Others")
-    for m in _CFR.finditer(text or ""):
+    for m in _CFR.finditer(order or ""):
         norm = f"37 CFR {m.group(1)}{(m.group(2) or '').lower()}"
         if norm in AUTHORITY_LABELS:
             found.add(norm)
     return [x for x in AUTHORITY_LABELS if x in found] or ["Others"]
 
 
+def subdecision(outcome: str | None, order: str) -> tuple[str | None, str | None]:
+    """(fine label, its source): the API outcome; the order's verdict where the API gives none or one
+    that maps to Others; (None, None) when the record states no outcome at all."""
+    api = subdecision_fine(outcome) if (outcome or "").strip() else None
+    if api not in (None, "Others"):
+        return api, "api"
+    stated = outcome_from_order(order)
+    from_order = subdecision_fine(stated) if stated else None
+    if from_order not in (None, "Others"):
+        return from_order, "order"
+    return (api, "api") if api else ((from_order, "order") if from_order else (None, None))
+
+
+def _source(from_api: list[str], label: list[str]) -> str | None:
+    if not label:
+        return None
+    return "api" if from_api == label else ("api+order" if from_api and from_api != ["Others"] else "order")
+
+
 def add_labels(df: pl.DataFrame) -> pl.DataFrame:
-    """Label columns for a frame with outcome, issue_types (API bag), statutes and text."""
+    """Label columns for a frame with outcome, issue_types (API bag), statutes and text; the text is read
+    for its DECISION/ORDER section only. `label_source` says where each label came from."""
     rows = df.select("outcome", "issue_types", "statutes", "text").iter_rows()
-    fine, issues, auth = [], [], []
+    fine, issues, auth, source = [], [], [], []
     for outcome, bag, statutes, text in rows:
-        fine.append(subdecision_fine(outcome))
-        issues.append(issue_types(bag, statutes, text))
-        auth.append(board_authorities(statutes, text))
+        order = order_section(text)
+        f, src = subdecision(outcome, order)
+        api_issues = issue_types(bag, statutes)
+        issues.append(issue_types(bag, statutes, order))
+        fine.append(f)
+        auth.append(board_authorities(statutes, order))
+        source.append({"subdecision": src, "issue_type": _source(api_issues, issues[-1]),
+                       "board_authority": _source(board_authorities(statutes), auth[-1])})
     return df.with_columns(pl.Series("subdecision_fine", fine, pl.String),
-                           pl.Series("subdecision_coarse", [subdecision_coarse(f) for f in fine], pl.String),
+                           pl.Series("subdecision_coarse", [subdecision_coarse(f) if f else None for f in fine],
+                                     pl.String),
                            pl.Series("issue_type", issues, pl.List(pl.String)),
-                           pl.Series("board_authority", auth, pl.List(pl.String)))
+                           pl.Series("board_authority", auth, pl.List(pl.String)),
+                           pl.Series("label_source", source, pl.Struct({"subdecision": pl.String,
+                                                                        "issue_type": pl.String,
+                                                                        "board_authority": pl.String})))

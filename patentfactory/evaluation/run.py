@@ -29,11 +29,15 @@ KNOWN_DATASETS = ("patenteb", *FRAME_SCORERS)
 
 
 def evaluate_frames(pv: PublishedVersion, scorer: FrameScorer) -> EvalResult:
-    """Apply a frame scorer to every published task (train may be absent; test is required)."""
+    """Apply a frame scorer to every published task (train may be absent; test is required, or a zero-shot
+    `eval` split for a task published without train/test, PILOT's `all/eval`)."""
     result = EvalResult(pv.dataset, pv.version)
     for task in pv.tasks():
         try:
-            result.scores.extend(scorer(task, pv.read(task, "train"), pv.read(task, "test")))
+            test = pv.read(task, "test")
+            if test is None and "train" not in pv.splits(task):
+                test = pv.read(task, "eval")
+            result.scores.extend(scorer(task, pv.read(task, "train"), test))
         except SkipTask as exc:
             result.skipped.append(Skipped(task, str(exc)))
     return result

@@ -33,7 +33,7 @@ from .storage import Storage
 
 log = logging.getLogger(__name__)
 NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$", re.IGNORECASE)
-SPLITS = ("train", "val", "test", "nc-test")
+SPLITS = ("train", "val", "test", "nc-test", "eval", "corpus")  # eval: a zero-shot set; corpus: no split
 TaskTables = dict[str, dict[str, pa.Table | pl.DataFrame]]
 
 

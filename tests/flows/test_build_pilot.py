@@ -25,6 +25,7 @@ from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
 from patentfactory.store.warehouse import Warehouse
+from transforms.opinions import board_voice, sentences
 
 pytestmark = pytest.mark.slow
 SPEC = WorldSpec(200, 5, renderers=("uspto",), render_from="2010-01-01")
@@ -96,12 +97,17 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     got = (f["input"], f["before_2006"], f["no_text"], f["no_standard_cover"], f["exact_duplicates"])
     assert got == (9, 1, 2, 1, 1)
     assert f["separate_opinions"] == 1 and f["kept"] == 3
+    assert f["no_subdecision_in_record"] == 0 and f["no_issue_type_in_record"] == 0 and f["leak_refused"] == 0
     roles = stats["role_agreement"]["roles"]
     assert all(roles[r]["f1"] >= 0.75 for r in roles), roles  # the board paraphrasing Appellant is missed
     card = (out / "pilot" / pub["version"] / "README.md").read_text()
     assert "Agreement with the generator's ground truth" in card and "unlinked" in card
+    assert "Board sentences that reached an input role: **0**" in card and "do not fine-tune on a train split" in card
+    assert "## Departures from the paper" in card and "**0** refused in this build" in card
+    checks = rep.manifest["leakage"]
+    assert {"no_val_or_test_case_in_any_train_split", "no_board_voice_in_inputs"} <= set(checks), checks
 
-    allt = pl.read_parquet(out / "pilot" / pub["version"] / "all" / "test.parquet")
+    allt = pl.read_parquet(out / "pilot" / pub["version"] / "all" / "eval.parquet")
     assert allt.height == 3 and "ptab_opinion" not in allt.columns
     assert set(allt["text_origin"]) == {"ocr", "pdf"} or "ocr" in set(allt["text_origin"])
     assert all(x.startswith(("Appellant", "In particular", "According")) or "Appellant" in x
@@ -109,6 +115,9 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     tasks = {f["task"] for f in rep.manifest["files"]}
     assert {"all", "base", "merge", "ptab_ocr", "opinion_split"} <= tasks
     _corpus_releases_and_no_opinion_in_inputs(out / "pilot" / pub["version"], allt)
+    from patentfactory.evaluation.run import evaluate_dataset
+    scored = evaluate_dataset(out, "pilot", pub["version"])
+    assert {s.task.split(":")[0] for s in scored.scores} >= {"all", "base", "merge"}, "all/eval scored zero-shot"
 
     import patentfactory.cli.pilot  # noqa: F401  (registers `pf build pilot` until cli.py imports it)
     from patentfactory.cli.main import app
@@ -120,11 +129,11 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
 def _corpus_releases_and_no_opinion_in_inputs(version_dir: Path, allt: pl.DataFrame) -> None:
     """`ptab_ocr` keeps every page with its origin; `opinion_split` all four roles; no task input holds a
     sentence of the board's opinion."""
-    ocr = pl.read_parquet(version_dir / "ptab_ocr" / "test.parquet")
+    ocr = pl.read_parquet(version_dir / "ptab_ocr" / "corpus.parquet")
     assert set(ocr["case_id"]) == set(allt["case_id"]) and set(ocr["origin"]) <= {"pdf", "ocr"}
     assert "ocr" in set(ocr["origin"]), "the scanned decision's pages are published as OCR text"
     assert ocr.group_by("case_id").agg(pl.col("page_no").min())["page_no"].to_list() == [1] * allt.height
-    roles = pl.read_parquet(version_dir / "opinion_split" / "test.parquet")
+    roles = pl.read_parquet(version_dir / "opinion_split" / "corpus.parquet")
     assert {"appellant_arguments", "examiner_findings", "ptab_opinion", "facts"} <= set(roles.columns)
     assert roles["ptab_opinion"].str.len_chars().min() > 0
     opinion = {r["case_id"]: [s for s in re.split(r"(?<=[.!?])\s+", r["ptab_opinion"]) if len(s.split()) >= 6]
@@ -141,3 +150,10 @@ def _corpus_releases_and_no_opinion_in_inputs(version_dir: Path, allt: pl.DataFr
                 text = " ".join(str(row[c]) for c in inputs if c in row and row[c] is not None)
                 leaked = [s for s in opinion.get(row["case_id"], []) if s in text]
                 assert not leaked, f"{task_dir.name}/{split_file.name}: board opinion in the input: {leaked[0]}"
+                voiced = [s for c in inputs[:3] if row.get(c) for s in sentences(row[c]) if board_voice(s)]
+                assert not voiced, f"{task_dir.name}/{split_file.name}: Board's voice in an input: {voiced[0]}"
+            if "merged_text" in table.columns and "appellant_arguments" in table.columns:
+                words = table.select(pl.col("merged_text").str.split(" ").list.len(),
+                                     (pl.col("appellant_arguments") + " " + pl.col("examiner_findings"))
+                                     .str.split(" ").list.len().alias("both"))
+                assert (words["merged_text"] <= words["both"]).all(), "merge is the two roles, nothing more"

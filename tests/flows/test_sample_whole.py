@@ -20,8 +20,8 @@ pytestmark = pytest.mark.slow
 
 PAP2PAT = {("pairs", s) for s in ("train", "val", "test", "nc-test")}
 PATENTCR = {("claim_revision", s) for s in ("train", "test")}
-PILOT = {("all", "test")} | {(t, s) for t in ("base", "merge", "split_claim") for s in ("train", "val", "test")}
-PILOT_CORPUS = {("ptab_ocr", "test"), ("opinion_split", "test")}  # corpus releases: published, not scored
+PILOT = {("all", "eval")} | {(t, s) for t in ("base", "merge", "split_claim") for s in ("train", "val", "test")}
+PILOT_CORPUS = {("ptab_ocr", "corpus"), ("opinion_split", "corpus")}  # corpus releases: published, not scored
 
 
 def expected() -> dict[str, set[tuple[str, str]]]:

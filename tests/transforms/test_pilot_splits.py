@@ -48,3 +48,85 @@ def test_alignment_links_a_ptab_application_to_its_lens_publication():
     assert out["pub_id"].to_list() == ["US-20170090000-A1", None], "latest before the decision; filed 2005: none"
     assert out["claims"][0].to_list() == [{"claim_no": 1, "text": "A lamp.", "depends_on": []}]
     assert out["app_id"].to_list() == ["US-14863446", "US-11111111"], "the case keeps the PTAB's id"
+
+
+def _split_cases() -> pl.DataFrame:
+    """Three split decisions (sentences + roles as any splitter gives them) with their labels."""
+    rows = []
+    for i, (appellant, examiner, board) in enumerate([
+            ("Appellant argues that Smith lacks a hinge.", "The Examiner finds that Smith teaches a hinge.",
+             "We are not persuaded."),
+            ("Appellant contends that Jones is silent.", "The Examiner finds that Jones teaches a pin at col. 3.",
+             "The rejection of claim 2 is reversed."),
+            ("Appellant's argument is not persuasive.", "The Examiner finds that Lee teaches a cam.",
+             "Lee plainly teaches the claimed cam follower in its Figure 4.")]):
+        sents = ["Claim 1 is illustrative.", examiner, appellant, board]
+        rows.append({"case_id": f"c{i}", "app_id": f"1000000{i}", "sentences": sents,
+                     "roles": ["facts", "examiner_findings", "appellant_arguments", "ptab_opinion"],
+                     "appellant_arguments": appellant, "examiner_findings": examiner})
+    return pl.DataFrame(rows)
+
+
+def test_merge_is_appellant_and_examiner_only_never_longer():
+    from transforms.tasks.pilot import add_settings
+
+    out = add_settings(_split_cases())
+    for row in out.iter_rows(named=True):
+        assert "Claim 1 is illustrative" not in row["merged_text"], "facts are not merged"
+        assert len(row["merged_text"].split()) <= len(row["appellant_arguments"].split()) + \
+            len(row["examiner_findings"].split())
+    assert out["merged_text"][0] == ("The Examiner finds that Smith teaches a hinge. "
+                                     "Appellant argues that Smith lacks a hinge."), "document order, no role markers"
+
+
+def test_refuse_leaks_counts_board_voice_and_own_opinion_sentences():
+    from transforms.tasks.pilot import add_settings, refuse_leaks
+
+    df = add_settings(_split_cases())
+    # case c1: the splitter put the Board's own sentence into the examiner's role as well
+    df = df.with_columns(pl.when(pl.col("case_id") == "c1").then(pl.lit(
+        "Lee plainly teaches the claimed cam follower in its Figure 4.")).otherwise(pl.col("examiner_findings"))
+        .alias("examiner_findings"))
+    df = df.with_columns(pl.when(pl.col("case_id") == "c1").then(pl.col("sentences").list.concat(
+        pl.lit(["Lee plainly teaches the claimed cam follower in its Figure 4."]))).otherwise(pl.col("sentences")),
+        pl.when(pl.col("case_id") == "c1").then(pl.col("roles").list.concat(pl.lit(["ptab_opinion"])))
+        .otherwise(pl.col("roles")))
+    counts: dict[str, int] = {}
+    kept, refused = refuse_leaks(df, counts)
+    assert kept["case_id"].to_list() == ["c0"] and counts["leak_refused"] == 2
+    assert refused[0].startswith("c1: examiner_findings: sentence of the board's opinion")
+    assert refused[1].startswith("c2: appellant_arguments: board voice (persuasive)")
+
+
+def test_unlabelled_cases_are_dropped_and_counted():
+    from transforms.tasks.pilot import drop_unlabelled
+
+    df = pl.DataFrame({"case_id": ["a", "b", "c"], "subdecision_fine": ["Affirmed", None, "Reversed"],
+                       "issue_type": [["103"], ["101"], []]})
+    counts: dict[str, int] = {}
+    assert drop_unlabelled(df, counts)["case_id"].to_list() == ["a"]
+    assert counts == {"no_subdecision_in_record": 1, "no_issue_type_in_record": 1}
+
+
+def test_all_is_one_eval_split_and_no_val_or_test_case_is_in_any_train_split():
+    from transforms.tasks.pilot import LABELS, META, build_tasks, check_no_case_leak, check_no_train_case_evaluated
+
+    n = 30
+    df = assign_splits(_cases(n), seed=5).with_columns(
+        pl.lit("2020").alias("appeal_number"), pl.lit("pdf").alias("text_origin"), pl.lit([]).cast(
+            pl.List(pl.String)).alias("flags"),
+        pl.lit(None, pl.Struct({"subdecision": pl.String})).alias("label_source"),
+        pl.lit("Appellant argues.").alias("appellant_arguments"), pl.lit("The Examiner finds.").alias(
+            "examiner_findings"), pl.lit("The Examiner finds. Appellant argues.").alias("merged_text"),
+        pl.when(pl.int_range(n) % 4 == 0).then(None).otherwise(pl.lit("US-1-B2")).alias("pub_id"),
+        pl.lit(None, pl.List(pl.String)).alias("claims"), pl.lit(["103"]).alias("issue_type"),
+        pl.lit(["Others"]).alias("board_authority"), pl.col("subdecision_coarse").alias("subdecision_fine"))
+    tasks = build_tasks(df)
+    assert set(tasks["all"]) == {"eval"} and tasks["all"]["eval"].height == n
+    assert set(tasks["all"]["eval"].columns) >= {*META, *LABELS, "merged_text", "claims"}
+    assert all(set(tasks[t]) == {"train", "val", "test"} for t in ("base", "merge", "split_claim"))
+    assert check_no_case_leak(tasks) == [] and check_no_train_case_evaluated(tasks) == []
+    # a fine-tuning set that scored on a train case is caught across tasks
+    leaked = {**tasks, "merge": {**tasks["merge"], "test": tasks["base"]["train"].head(1)}}
+    problems = check_no_train_case_evaluated(leaked)
+    assert problems and problems[0].startswith("merge/test: case_id")

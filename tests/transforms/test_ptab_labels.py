@@ -9,7 +9,8 @@ import pytest
 from sources.ptab import parse_search_page
 from transforms.ptab_labels import (AUTHORITY_LABELS, COARSE_LABELS, FINE_LABELS, ISSUE_LABELS, add_labels,
                                     board_authorities, issue_types, normalise_outcome, normalise_statute,
-                                    subdecision_coarse, subdecision_fine)
+                                    order_section, outcome_from_order, subdecision, subdecision_coarse,
+                                    subdecision_fine)
 
 
 def test_label_sets_are_specs():
@@ -58,13 +59,68 @@ def test_real_odp_sample_structured_fields(real_samples: Path):
     assert labelled["subdecision_coarse"].to_list() == ["Affirmed", "Reversed"]
 
 
-def test_issue_types_multi_label_from_bag_statutes_and_text():
+def test_issue_types_multi_label_from_bag_statutes_and_the_order():
     assert issue_types(["103", "120"], None) == ["103", "Others"]
     assert issue_types([], ["35 USC 101", "35 USC 134"]) == ["101"]
-    text = ("Claims 1-3 stand rejected under 35 U.S.C. \u00a7 102. Claim 4 is rejected under 35 U.S.C. \u00a7 112(b). "
-            "Appellant appeals under 35 U.S.C. \u00a7 134(a). We have jurisdiction under 35 U.S.C. \u00a7 6(b).")
-    assert issue_types(None, None, text) == ["102", "112"]
-    assert issue_types(None, None, "") == ["Others"]
+    order = ("The rejection of claims 1-3 under 35 U.S.C. \u00a7 102 is affirmed. The rejections of claims 4-9 under "
+             "35 U.S.C. \u00a7\u00a7 112(b) and 251 are reversed. No time period may be extended under 37 C.F.R. "
+             "\u00a7 1.136(a)(1)(iv). We designate a new ground under 37 C.F.R. \u00a7 41.50(b); "
+             "35 U.S.C. \u00a7 134(a).")
+    assert issue_types(None, None, order) == ["102", "112", "Others"]
+    assert issue_types(None, None, "") == [], "nothing in the record: no label (the build drops the case)"
+
+
+DECISION = """BEFORE THE PATENT TRIAL AND APPEAL BOARD
+
+DECISION ON APPEAL
+
+We affirm-in-part.
+
+STATEMENT OF THE CASE
+
+Claims 1-5 stand rejected under 35 U.S.C. \u00a7 102 and claims 6-9 under 35 U.S.C. \u00a7 101.
+
+ANALYSIS
+
+We sustain the rejection of claims 1-5. We reverse the rejection of claims 6-9 under 37 C.F.R. \u00a7 1.132.
+
+DECISION
+
+{order}"""
+
+
+def test_labels_are_read_from_the_order_only_never_from_the_inputs_sections():
+    silent = DECISION.format(order="The Examiner's decision is affirmed.")
+    df = pl.DataFrame({"outcome": [None, "Affirmed"], "issue_types": [[], []], "statutes": [["35 USC 134"]] * 2,
+                       "text": [silent, DECISION.format(order="The rejection of claims 1-5 under \u00a7 102 is "
+                                                              "affirmed.\n\nAFFIRMED")]},
+                      schema_overrides={"issue_types": pl.List(pl.String)})
+    out = add_labels(df)
+    # SOC and ANALYSIS name 102, 101 and 1.132: none of it is a label
+    assert out["issue_type"].to_list() == [[], ["102"]] and out["board_authority"].to_list() == [["Others"]] * 2
+    assert out["subdecision_fine"].to_list() == ["Affirmed", "Affirmed"]
+    assert out["label_source"].to_list()[0] == {"subdecision": "order", "issue_type": None, "board_authority": "api"}
+    assert order_section(silent) == "The Examiner's decision is affirmed."
+
+
+@pytest.mark.parametrize("order,outcome", [
+    ("The rejection of claims 1-3 is affirmed.\n\nThe rejection of claims 4-5 is reversed.", "affirmed-in-part"),
+    ("We affirm the decision to reject claim 1 and reverse the decision to reject claim 2.", "affirmed-in-part"),
+    ("The Examiner's decision is REVERSED.", "reversed"),
+    ("We enter a new ground under 37 C.F.R. \u00a7 41.50(b).\n\nAFFIRMED", "affirmed with new ground of rejection"),
+    ("REVERSED; NEW GROUND OF REJECTION", "reversed with new ground of rejection"),
+    ("AFFIRMED-IN-PART; 37 C.F.R. \u00a7 41.50(b)", "affirmed-in-part with new ground of rejection"),
+    ("No time period may be extended.", None), ("", None)])
+def test_outcome_from_order(order, outcome):
+    assert outcome_from_order(order) == outcome
+
+
+def test_subdecision_prefers_the_api_and_drops_nothing_it_can_label():
+    assert subdecision("AFFIRMED", "REVERSED") == ("Affirmed", "api")
+    assert subdecision(None, "REVERSED") == ("Reversed", "order")
+    assert subdecision("Remanded for review", "AFFIRMED") == ("Affirmed", "order"), "unmapped API: the order"
+    assert subdecision("Dismissed", "") == ("Others", "api"), "a stated but unmapped outcome is Others (SPEC)"
+    assert subdecision("  ", "") == (None, None), "no outcome anywhere in the record: unlabelled"
 
 
 def test_board_authorities_exclude_boilerplate_and_issue_statutes():

@@ -1,9 +1,13 @@
 """PILOT-Bench tables from `ptab_decisions`: SPEC filters, alignment, input settings and splits.
 
 Pure frame functions (the build stage owns I/O). Published layout (documented in the card):
-`all/test` = every case (zero-shot evaluation, all input fields), and `base`, `merge`, `split_claim`
-with seeded train/val/test (80/10/10, stratified by coarse subdecision, one application never in two
-splits; from 3 cases on, test and val get at least one case each). The board's opinion is never an input, so it is in no published table.
+`all/eval` = every case (the paper's zero-shot evaluation, all input fields; it holds the train cases
+of the other tasks, so it is not a test split), and `base`, `merge`, `split_claim` with seeded
+train/val/test (80/10/10, stratified by coarse subdecision, one application never in two splits, the
+same assignment in every task; from 3 cases on, test and val get at least one case each). The
+leakage policy: inputs are `appellant_arguments` and `examiner_findings` (and `merged_text`, the two
+joined); a case whose inputs hold a Board-voice sentence or a sentence of its own `ptab_opinion` is
+refused (`refuse_leaks`), whichever splitter ran; labels come from the record (`ptab_labels`).
 """
 from __future__ import annotations
 
@@ -12,12 +16,13 @@ from datetime import date
 
 import polars as pl
 
-from transforms.opinions import strip_cover
+from transforms.opinions import board_voice, leak_check, sentences, strip_cover
 from transforms.patent_ids import app_join_key_expr
 from transforms.splits import stable_hash
 
 LABELS = ["issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"]
-META = ["case_id", "appeal_number", "app_id", "decision_date", "text_origin", "flags"]
+META = ["case_id", "appeal_number", "app_id", "decision_date", "text_origin", "flags", "label_source"]
+INPUTS = ("appellant_arguments", "examiner_findings", "merged_text")
 FRACTIONS = (0.8, 0.1, 0.1)
 MIN_CASES_PER_SPLIT = 3  # from this many cases on, every split gets at least one (small sample worlds)
 SEPARATE = r"(?i)dissent|concur"
@@ -84,11 +89,32 @@ def align_publications(df: pl.DataFrame, pubs: pl.DataFrame, claims: pl.DataFram
     return out.join(claim_lists, on="pub_id", how="left")
 
 
+def drop_unlabelled(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
+    """Drop (and count) the cases the record cannot label: no outcome stated, no issue statute named."""
+    df = _step(df, df.filter(pl.col("subdecision_fine").is_not_null()), "no_subdecision_in_record", counts)
+    return _step(df, df.filter(pl.col("issue_type").list.len() > 0), "no_issue_type_in_record", counts)
+
+
 def add_settings(df: pl.DataFrame) -> pl.DataFrame:
-    """Input settings: `merged_text` is the role-neutral text of every non-board sentence in order."""
-    merged = [" ".join(s for s, r in zip(sents, roles) if r != "ptab_opinion")
+    """Input settings: `merged_text` is the appellant and examiner sentences joined in document order,
+    without role markers and without facts (never longer than the two roles together)."""
+    merged = [" ".join(s for s, r in zip(sents, roles) if r in ("appellant_arguments", "examiner_findings"))
               for sents, roles in zip(df["sentences"].to_list(), df["roles"].to_list())]
     return df.with_columns(pl.Series("merged_text", merged, pl.String))
+
+
+def refuse_leaks(df: pl.DataFrame, counts: dict[str, int]) -> tuple[pl.DataFrame, list[str]]:
+    """Drop the cases whose inputs leak the Board's opinion (`opinions.leak_check` on the split's output,
+    whichever splitter made it); counts `leak_refused` and returns one line per refused case."""
+    keep, refused = [], []
+    for row in df.select("case_id", "sentences", "roles", *INPUTS).iter_rows(named=True):
+        own = [s for s, r in zip(row["sentences"], row["roles"]) if r == "ptab_opinion"]
+        problems = leak_check({c: row[c] for c in INPUTS}, own)
+        keep.append(not problems)
+        if problems:
+            refused.append(f"{row['case_id']}: {problems[0]}")
+    counts["leak_refused"] = len(refused)
+    return df.filter(pl.Series(keep, dtype=pl.Boolean)), refused
 
 
 def at_least_one_each(ranked: pl.DataFrame) -> pl.DataFrame:
@@ -135,10 +161,11 @@ TASK_FIELDS = {
 
 
 def build_tasks(df: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
-    """Task tables per split (empty ones left out; split_claim only for aligned cases)."""
+    """Task tables per split (empty ones left out; split_claim only for aligned cases); `all` is the one
+    zero-shot split `eval` (every case, train cases of the other tasks included)."""
     tasks: dict[str, dict[str, pl.DataFrame]] = {}
-    every = ["appellant_arguments", "examiner_findings", "merged_text", "pub_id", "claims"]
-    tasks["all"] = {"test": df.select(*META, *every, *LABELS)}
+    every = [*INPUTS, "pub_id", "claims"]
+    tasks["all"] = {"eval": df.select(*META, *every, *LABELS)}
     for task, fields in TASK_FIELDS.items():
         rows = df.filter(pl.col("pub_id").is_not_null()) if task == "split_claim" else df
         splits = {s: rows.filter(pl.col("split") == s).select(*META, *fields, *LABELS)
@@ -150,7 +177,7 @@ def build_tasks(df: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
 
 
 def build_corpus_releases(df: pl.DataFrame, pages: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
-    """The paper's two corpus variants beside the tasks, for the cases kept (published as split `test`):
+    """The paper's two corpus variants beside the tasks, for the cases kept (published as split `corpus`):
     `ptab_ocr`, each decision's pages as read with their origin (pdf text layer / ocr), and `opinion_split`,
     every sentence role including the board's opinion and the facts, for reference only (never an input)."""
     out: dict[str, dict[str, pl.DataFrame]] = {}
@@ -158,11 +185,11 @@ def build_corpus_releases(df: pl.DataFrame, pages: pl.DataFrame) -> dict[str, di
     ocr = cases.join(pages.rename({"decision_id": "case_id"}), on="case_id", how="inner") \
         .select("case_id", "appeal_number", "app_id", "decision_date", "page_no", "origin", "text")
     if ocr.height:
-        out["ptab_ocr"] = {"test": ocr.sort("case_id", "page_no")}
+        out["ptab_ocr"] = {"corpus": ocr.sort("case_id", "page_no")}
     roles = df.select("case_id", "appeal_number", "app_id", "decision_date", "appellant_arguments",
                       "examiner_findings", "ptab_opinion", "facts")
     if roles.height:
-        out["opinion_split"] = {"test": roles}
+        out["opinion_split"] = {"corpus": roles}
     return out
 
 
@@ -177,4 +204,29 @@ def check_no_case_leak(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
                     if v in seen and seen[v] != split:
                         problems.append(f"task {task}: {col} {v} in {seen[v]} and {split}")
                     seen[v] = split
+    return problems
+
+
+def check_no_train_case_evaluated(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+    """No case and no application of any val/test split is in any train split, across tasks (`all/eval`
+    and the corpus releases are not train/val/test splits and are left out)."""
+    problems = []
+    for col in ("case_id", "app_id"):
+        train = {v for splits in frames.values() for v in splits.get("train", pl.DataFrame({col: []}))[col].to_list()}
+        for task, splits in sorted(frames.items()):
+            for split in ("val", "test"):
+                if split in splits:
+                    both = sorted(set(splits[split][col].to_list()) & train)
+                    problems += [f"{task}/{split}: {col} {v} is in a train split" for v in both[:5]]
+    return problems
+
+
+def check_inputs_in_board_voice(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
+    """No input sentence of the published `all/eval` (every case, every input field) is in the Board's voice."""
+    problems = []
+    table = frames.get("all", {}).get("eval")
+    for row in ([] if table is None else table.select("case_id", *INPUTS).iter_rows(named=True)):
+        for col in INPUTS:
+            bad = [s for s in sentences(row[col] or "") if board_voice(s)]
+            problems += [f"{row['case_id']} {col}: {bad[0][:100]}"] if bad else []
     return problems

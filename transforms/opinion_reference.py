@@ -1,0 +1,61 @@
+"""A hand-labelled reference set of real-style PTAB decisions, and a splitter's score on it.
+
+Each decision (tests/transforms/fixtures/ptab_decisions/*.json) is written the way Board decisions are
+(STATEMENT OF THE CASE, ANALYSIS with sub-headings, DECISION/ORDER) and every sentence of the two split
+sections carries the role a careful reader gives it. The score is per-role precision/recall/F1 plus the
+count that matters for leakage: hand-labelled Board sentences that a splitter put into an input role.
+The build's card shows the committed score of the splitter it ran (`pilot_reference_scores.json`).
+"""
+from __future__ import annotations
+
+from transforms.opinions import INPUT_ROLES, OpinionSplitter, f1_table, score_roles, sentences
+
+SPLIT_HEADINGS = ("STATEMENT OF THE CASE", "ANALYSIS")
+
+
+def render_decision(d: dict) -> str:
+    """The decision as cleaned text: caption, DECISION ON APPEAL, sections, paragraphs blank-line separated."""
+    blocks = ["BEFORE THE PATENT TRIAL AND APPEAL BOARD", f"Ex parte {d['id']}", "DECISION ON APPEAL", d["intro"]]
+    for sec in d["sections"]:
+        blocks.append(sec["heading"])
+        for p in sec["paragraphs"]:
+            blocks.append(p.get("subheading") or p.get("text") or " ".join(t for _, t in p["sentences"]))
+    return "\n\n".join(blocks)
+
+
+def truth(d: dict) -> list[tuple[str, str]]:
+    """The hand-labelled (role, sentence) pairs of STATEMENT OF THE CASE + ANALYSIS, in order. A labelled
+    line is cut like any text (`sentences`): its record citation ("Final Act. 4.") shares its role."""
+    return [(role, sent) for sec in d["sections"] if sec["heading"] in SPLIT_HEADINGS
+            for p in sec["paragraphs"] for role, text in p.get("sentences", []) for sent in sentences(text)]
+
+
+def board_into_inputs(pred: list[tuple[str, str]], gold: list[tuple[str, str]]) -> list[str]:
+    """Hand-labelled Board sentences whose text a splitter put into an input role."""
+    inputs = " ".join(t for r, t in pred if r in INPUT_ROLES)
+    return [t for r, t in gold if r == "ptab_opinion" and t in inputs]
+
+
+def score_reference(decisions: list[dict], splitter: OpinionSplitter) -> dict:
+    """Per-role P/R/F1 of `splitter` on the reference decisions and the Board sentences it leaked."""
+    counts, leaked, sentences = [], [], 0
+    for d in decisions:
+        gold = truth(d)
+        pred = [(s.role, s.text) for s in splitter.split(render_decision(d)).sentences]
+        counts.append(score_roles(pred, gold))
+        leaked += [f"{d['id']}: {t}" for t in board_into_inputs(pred, gold)]
+        sentences += len(gold)
+    return {"splitter": splitter.name, "decisions": len(decisions), "sentences": sentences,
+            "roles": f1_table(counts), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
+
+
+HELD_OUT = "heldout"  # decisions written after the rules were frozen carry this in their id
+
+
+def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str = "") -> dict:
+    """The committed report: the score on every reference decision and on the held-out ones alone."""
+    held = [d for d in decisions if HELD_OUT in d["id"]]
+    report = {"splitter": splitter.name, "all": score_reference(decisions, splitter)}
+    if held:
+        report["held_out"] = {**score_reference(held, splitter), "note": note}
+    return report
