@@ -35,6 +35,7 @@ from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse, part_name
 from patentfactory.stages.memory import within_budget
+from patentfactory.stages import llm_routes
 
 log = logging.getLogger(__name__)
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
@@ -158,11 +159,14 @@ def role_agreement(cases: pl.DataFrame, truth: pl.DataFrame) -> dict:
     return {"decisions": len(counts), "roles": opinions.f1_table(counts)}
 
 
-def build_cases(wh: Warehouse, seed: int, counts: dict[str, int]) -> pl.DataFrame:
+def build_cases(wh: Warehouse, seed: int, counts: dict[str, int],
+                splitter: opinions.OpinionSplitter | None = None) -> pl.DataFrame:
     """Warehouse -> filtered, split, labelled, aligned cases with their split assignment."""
     dec = wh.frame("ptab_decisions").rename({"decision_id": "case_id"})
     df = pilot.filter_decisions(pilot.prepare_decisions(dec), counts)
-    df = pilot.filter_split(opinions.split_frame(df), counts)
+    if hasattr(splitter, "prefetch"):  # the LLM route: all requests now, PF_LLM__CONCURRENCY at a time
+        splitter.prefetch(df["text"].fill_null("").to_list())
+    df = pilot.filter_split(opinions.split_frame(df, splitter), counts)
     df = ptab_labels.add_labels(df)
     # only the publications of the decided applications, and their claims, are read (row pushdown per part)
     keys = df.select(app_join_key_expr().unique())["app_id"].implode()
@@ -217,28 +221,32 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
 
 @within_budget("build-pilot")
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
-                            allow_drop: bool = False, allow_drift: bool = False) -> Published:
-    """Warehouse -> PILOT-Bench tasks -> versioned publish."""
+                            allow_drop: bool = False, allow_drift: bool = False,
+                            splitter: str | None = None) -> Published:
+    """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | llm (None: llm when
+    PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     counts: dict[str, int] = {}
-    df = build_cases(wh, seed, counts)
+    route = llm_routes.make_splitter(splitter, data_dir)
+    df = build_cases(wh, seed, counts, route)
     if df.height == 0:
         from patentfactory.errors import PFError
         raise PFError(f"no PTAB case survived the filters ({counts})", "run `pf ingest ptab ...` first")
     agreement = role_agreement(df, pl.read_parquet(truth)) if truth and Path(truth).exists() else None
-    splitter = opinions.RuleSplitter.name
+    splitter = route.name
     release = Release(
         dataset="pilot", tasks={**pilot.build_tasks(df),
                                 **pilot.build_corpus_releases(df, wh.frame("ptab_pages"))},
-        config={"seed": seed, "splitter": splitter, "fractions": list(pilot.FRACTIONS),
+        config={"seed": seed, "splitter": splitter, "split_route": llm_routes.route_config(route), "fractions": list(pilot.FRACTIONS),
                 "labels": {"issue": list(ptab_labels.ISSUE_LABELS), "authority": list(ptab_labels.AUTHORITY_LABELS),
                            "fine": list(ptab_labels.FINE_LABELS), "coarse": list(ptab_labels.COARSE_LABELS)}},
         inputs=Ledger(root.sub("warehouse")).snapshot([SEARCH_SOURCE, PDF_SOURCE, "uspto_bulk"]),
         leakage_checks=[LeakageCheck("no_case_or_application_in_two_splits", pilot.check_no_case_leak)],
         distribution=dict(Counter(df["subdecision_coarse"].to_list())),
         distribution_title="cases per coarse subdecision",
-        card_sections=_card(df, counts, agreement, splitter),
+        card_sections={**_card(df, counts, agreement, splitter),
+                       "Opinion split route": llm_routes.route_card(route, "cases", "the rule splitter")},
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height})
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
 

@@ -1,0 +1,306 @@
+"""The papers' LLM steps as routes of the build: PILOT's opinion split and Pap2Pat's outline bullets by an LLM.
+
+`LLMSplitter` implements transforms/opinions.OpinionSplitter and `LLMBulletWriter` transforms/outlines.BulletWriter,
+both over one cached `sources.llm.ChatClient`. Every answer is checked before it is used: a split must give each
+sentence of STATEMENT OF THE CASE and ANALYSIS exactly one role, in order, with every returned sentence found
+verbatim in the source (nothing invented, nothing left out but headings); bullets must be exactly n short phrases
+that copy no run of 6 words from the section. A failing answer is asked once more with the reason; a second
+failure hands the item to the rule route, flagged and counted (the card says how many), never silently.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import logging
+import re
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, load_instruction
+from transforms import opinions, outlines
+from transforms.opinions import ROLES, SPLIT_SECTIONS, OpinionSplit, OpinionSplitter, Sentence
+
+from patentfactory.config import Settings
+from patentfactory.errors import PFError
+from patentfactory.store.llm_cache import LLMCache
+from patentfactory.store.storage import Storage
+
+log = logging.getLogger(__name__)
+SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v1")
+FALLBACK_FLAG = "llm_fallback"
+HEADINGS = {"statement_of_the_case": "STATEMENT OF THE CASE", "analysis": "ANALYSIS"}
+MAX_BULLET_WORDS, MAX_BULLET_CHARS, COPY_WORDS = 12, 120, 6
+SPLIT_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["sentences"],
+    "properties": {"sentences": {"type": "array", "items": {
+        "type": "object", "additionalProperties": False, "required": ["text", "role"],
+        "properties": {"text": {"type": "string", "minLength": 1}, "role": {"type": "string", "enum": list(ROLES)}}}}}}
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def bullet_schema(n: int) -> dict:
+    """Exactly n short strings: the count is part of the schema, so a constrained decoder cannot miss it."""
+    return {"type": "object", "additionalProperties": False, "required": ["bullets"],
+            "properties": {"bullets": {"type": "array", "minItems": n, "maxItems": n,
+                                       "items": {"type": "string", "minLength": 2, "maxLength": MAX_BULLET_CHARS}}}}
+
+
+def norm(text: str) -> str:
+    """Whitespace runs to one space, curly quotes to straight: the only liberties a 'verbatim' copy may take."""
+    return " ".join(text.translate(_QUOTES).split())
+
+
+def _is_heading(par: str) -> bool:
+    return len(par) < 80 and par[-1] not in ".:;\"')"
+
+
+# ---------- opinion split ----------
+
+def split_parts(text: str) -> list[tuple[str, list[str]]]:
+    """(section, normalised paragraphs) of the sections the split covers, in the order of the text."""
+    return [(sec, [norm(p) for p in paras if norm(p)]) for sec, paras in opinions.split_sections(text)
+            if sec in SPLIT_SECTIONS]
+
+
+def split_message(parts: list[tuple[str, list[str]]]) -> str:
+    return "\n\n".join(f"{HEADINGS[sec]}\n" + "\n".join(paras) for sec, paras in parts)
+
+
+def check_split(answer: dict, parts: list[tuple[str, list[str]]]) -> list[Sentence]:
+    """Role-tagged sentences of a valid answer; InvalidAnswer naming the first problem otherwise."""
+    pars = [(sec, p) for sec, paras in parts for p in paras]
+    whole = "\n".join(p for _, p in pars)
+    out: list[Sentence] = []
+    pi, off = 0, 0
+    for item in answer["sentences"]:
+        s = norm(item["text"])
+        if s not in whole:
+            raise InvalidAnswer(f"sentence not found in the source (invented or altered): {s[:120]!r}", "")
+        while True:
+            if pi >= len(pars):
+                raise InvalidAnswer(f"sentence repeated or out of order: {s[:120]!r}", "")
+            sec, par = pars[pi]
+            pos = par.find(s, off)
+            gap = par[off:pos if pos >= 0 else len(par)].strip()
+            if gap and not (off == 0 and pos < 0 and _is_heading(par)):
+                raise InvalidAnswer(f"text left without a role: {gap[:120]!r}", "")
+            if pos >= 0:
+                out.append(Sentence(section=sec, role=item["role"], text=par[pos:pos + len(s)], cue=None))
+                off = pos + len(s)
+                break
+            pi, off = pi + 1, 0
+    for _, par in pars[pi:]:
+        rest = par[off:].strip()
+        if rest and not (off == 0 and _is_heading(par)):
+            raise InvalidAnswer(f"text left without a role: {rest[:120]!r}", "")
+        off = 0
+    return out
+
+
+def split_flags(result: OpinionSplit) -> list[str]:
+    flags = [f"missing_{s}" for s in SPLIT_SECTIONS if s not in result.sections]
+    if not any(s.role == "examiner_findings" for s in result.sentences):
+        flags.append("no_examiner_findings")
+    if "separate_opinion" in result.sections:
+        flags.append("separate_opinion")
+    return flags
+
+
+def _ask_twice(client: ChatClient, instruction: Instruction, user: str, schema: dict, check):  # noqa: ANN001
+    """check(ask(...)); on InvalidAnswer once more with the reason as a follow-up turn; the second raises."""
+    answer = None
+    try:
+        answer = client.ask(instruction, user, schema)
+        return check(answer)
+    except InvalidAnswer as exc:
+        said = exc.content or json.dumps(answer, ensure_ascii=False)
+        log.info("%s answer rejected (%s); asking once more", instruction.id, exc.reason)
+        followup = [{"role": "assistant", "content": said},
+                    {"role": "user", "content": f"Your answer was rejected: {exc.reason}. Answer again, following "
+                                                "every rule of the instruction."}]
+        return check(client.ask(instruction, user, schema, followup))
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
+
+
+class LLMSplitter:
+    """PILOT's split by an LLM; the rule splitter takes a case whose answer fails validation twice."""
+
+    def __init__(self, client: ChatClient, fallback: OpinionSplitter | None = None,
+                 instruction: Instruction | None = None) -> None:
+        self.client, self.fallback = client, fallback or opinions.RuleSplitter()
+        self.instruction = instruction or load_instruction(*SPLIT_INSTRUCTION)
+        self.name = f"llm-{self.instruction.id}"
+        self.counts: Counter[str] = Counter()
+        self.reasons: list[str] = []
+        self._done: dict[str, OpinionSplit] = {}
+
+    def split(self, text: str) -> OpinionSplit:
+        key = _digest(text)
+        if key not in self._done:
+            self._done[key] = self._split(text)
+        return self._done[key]
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Split every text now, `concurrency` requests at a time (the build's per-row calls then hit memory)."""
+        self.client.map(self.split, list(dict.fromkeys(texts)))
+
+    def _split(self, text: str) -> OpinionSplit:
+        parts = split_parts(text)
+        result = OpinionSplit(sections=[sec for sec, _ in opinions.split_sections(text)])
+        if not any(paras for _, paras in parts):
+            self.counts["no_split_sections"] += 1
+            result.flags = split_flags(result)
+            return result
+        try:
+            result.sentences = _ask_twice(self.client, self.instruction, split_message(parts), SPLIT_SCHEMA,
+                                          lambda a: check_split(a, parts))
+        except NotCached:  # a dry run (the plan): counted by the client, nothing sent
+            return result
+        except InvalidAnswer as exc:
+            self.counts["fallback"] += 1
+            self.reasons.append(exc.reason)
+            log.warning("opinion split: the model's answer failed validation twice (%s); the rule splitter takes "
+                        "this case", exc.reason)
+            ruled = self.fallback.split(text)
+            ruled.flags = [*ruled.flags, FALLBACK_FLAG]
+            return ruled
+        self.counts["llm"] += 1
+        result.flags = split_flags(result)
+        return result
+
+
+# ---------- outline bullets ----------
+
+def _shingles(words: list[str], k: int = COPY_WORDS) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + k]) for i in range(len(words) - k + 1)}
+
+
+def copied_run(bullet: str, source: str, k: int = COPY_WORDS) -> bool:
+    """True when the bullet holds a run of k words that appears verbatim (case and punctuation aside) in source."""
+    return bool(_shingles(_WORDS.findall(bullet.lower()), k) & _shingles(_WORDS.findall(source.lower()), k))
+
+
+def check_bullets(answer: dict, paragraphs: list[str], n: int) -> list[str]:
+    bullets = [" ".join(b.split()).rstrip(" .") for b in answer["bullets"]]
+    if len(bullets) != n:
+        raise InvalidAnswer(f"{len(bullets)} bullets, not {n}", "")
+    source = "\n".join(paragraphs)
+    for b in bullets:
+        words = len(b.split())
+        if not b or words > MAX_BULLET_WORDS:
+            raise InvalidAnswer(f"bullet of {words} words (a short phrase has at most {MAX_BULLET_WORDS}): {b!r}", "")
+        if copied_run(b, source):
+            raise InvalidAnswer(f"bullet copies {COPY_WORDS}+ words of the section: {b!r}", "")
+    return bullets
+
+
+def offline_writer() -> outlines.BulletWriter:
+    """The build's own writer: whatever `add_outlines` uses by default."""
+    return inspect.signature(outlines.add_outlines).parameters["writer"].default
+
+
+class LLMBulletWriter:
+    """Pap2Pat's outline bullets by an LLM: a `BulletWriter` (paragraphs, n) -> n bullets."""
+
+    def __init__(self, client: ChatClient, fallback: outlines.BulletWriter | None = None,
+                 instruction: Instruction | None = None) -> None:
+        self.client, self.fallback = client, fallback or offline_writer()
+        self.instruction = instruction or load_instruction(*OUTLINE_INSTRUCTION)
+        self.name = f"llm-{self.instruction.id}"
+        self.counts: Counter[str] = Counter()
+        self.reasons: list[str] = []
+        self._done: dict[str, list[str]] = {}
+
+    def __call__(self, paragraphs: list[str], n: int) -> list[str]:
+        if n <= 0 or not any(p.strip() for p in paragraphs):
+            return []
+        key = _digest(paragraphs, n)
+        if key not in self._done:
+            self._done[key] = self._write(paragraphs, n)
+        return list(self._done[key])
+
+    def prefetch(self, requests: Sequence[tuple[list[str], int]]) -> None:
+        self.client.map(lambda r: self(*r), list(requests))
+
+    def _write(self, paragraphs: list[str], n: int) -> list[str]:
+        user = f"N = {n}\n\n" + "\n\n".join(paragraphs)
+        try:
+            bullets = _ask_twice(self.client, self.instruction, user, bullet_schema(n),
+                                 lambda a: check_bullets(a, paragraphs, n))
+        except NotCached:
+            return []
+        except InvalidAnswer as exc:
+            self.counts["fallback"] += 1
+            self.reasons.append(exc.reason)
+            log.warning("outline bullets: the model's answer failed validation twice (%s); the offline writer "
+                        "takes this section", exc.reason)
+            return self.fallback(paragraphs, n)
+        self.counts["llm"] += 1
+        return bullets
+
+
+# ---------- choice and provenance ----------
+
+def choose(route: str | None, settings: Settings, rule_name: str) -> str:
+    """The route asked for, else `llm` when PF_LLM__BASE_URL is set, else the rule route (`rule_name`)."""
+    if route is None:
+        return "llm" if settings.llm.base_url else rule_name
+    return route
+
+
+def client_for(data_dir: str | Path, settings: Settings, dry_run: bool = False) -> ChatClient:
+    if not settings.llm.model:
+        raise PFError("the LLM route needs a model name", "set PF_LLM__MODEL (and PF_LLM__BASE_URL)")
+    return ChatClient.from_settings(settings, LLMCache(Storage(data_dir)), dry_run=dry_run)
+
+
+def route_config(route: object, settings: Settings | None = None) -> dict:
+    """What the manifest records about the route: rules, or model + instruction (version and text hash)."""
+    if isinstance(route, (LLMSplitter, LLMBulletWriter)):
+        c = route.client
+        return {"route": "llm", "model": c.model, "instruction": route.instruction.id,
+                "instruction_sha256": route.instruction.sha256, "temperature": 0, "seed": c.seed}
+    return {"route": "rules", "name": getattr(route, "name", getattr(route, "__name__", str(route)))}
+
+
+def route_card(route: object, unit: str, rule_name: str) -> str:
+    """The card's paragraph on the route, with the fallback count (deterministic: the cache fixes every answer)."""
+    if not isinstance(route, (LLMSplitter, LLMBulletWriter)):
+        return (f"Route `rules`: {rule_name}, offline and deterministic. The paper used an LLM here; set "
+                "PF_LLM__BASE_URL / PF_LLM__MODEL for the LLM route.")
+    cfg = route_config(route)
+    return (f"Route `llm`: model `{cfg['model']}`, instruction `{cfg['instruction']}` (sha256 "
+            f"{cfg['instruction_sha256'][:12]}, in patentfactory/prompts/), temperature 0, seed {cfg['seed']}, JSON "
+            f"schema output. {route.counts['llm']} {unit} written by the model; {route.counts['fallback']} {unit} "
+            f"whose answer failed validation twice went to {rule_name} (flagged `{FALLBACK_FLAG}` where the table "
+            "has flags). Answers are cached under raw/llm/ by model, instruction, schema and input.")
+
+
+def make_splitter(route: str | None, data_dir: str | Path, settings: Settings | None = None,
+                  dry_run: bool = False) -> OpinionSplitter:
+    """`--splitter rules|llm` (None: llm when PF_LLM__BASE_URL is set)."""
+    settings = settings or Settings.load()
+    route = choose(route, settings, "rules")
+    if route == "rules":
+        return opinions.RuleSplitter()
+    if route == "llm":
+        return LLMSplitter(client_for(data_dir, settings, dry_run))
+    raise PFError(f"unknown splitter {route!r}", "use --splitter rules or --splitter llm")
+
+
+def make_writer(route: str | None, data_dir: str | Path, settings: Settings | None = None,
+                dry_run: bool = False) -> outlines.BulletWriter:
+    """`--outliner offline|llm` (None: llm when PF_LLM__BASE_URL is set)."""
+    settings = settings or Settings.load()
+    route = choose(route, settings, "offline")
+    if route == "offline":
+        return offline_writer()
+    if route == "llm":
+        return LLMBulletWriter(client_for(data_dir, settings, dry_run))
+    raise PFError(f"unknown outliner {route!r}", "use --outliner offline or --outliner llm")
