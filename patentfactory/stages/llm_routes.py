@@ -38,7 +38,7 @@ SPLIT_SCHEMA = {
         "type": "object", "additionalProperties": False, "required": ["text", "role"],
         "properties": {"text": {"type": "string", "minLength": 1}, "role": {"type": "string", "enum": list(ROLES)}}}}}}
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
-_WORDS = re.compile(r"[a-z0-9]+")
+_EDGE = ".,;:!?\"'()[]{}"
 
 
 def bullet_schema(n: int) -> dict:
@@ -48,20 +48,29 @@ def bullet_schema(n: int) -> dict:
                                        "items": {"type": "string", "minLength": 2, "maxLength": MAX_BULLET_CHARS}}}}
 
 
+def spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
 def norm(text: str) -> str:
-    """Whitespace runs to one space, curly quotes to straight: the only liberties a 'verbatim' copy may take."""
-    return " ".join(text.translate(_QUOTES).split())
+    """Whitespace runs to one space, curly quotes to straight: the only liberties a 'verbatim' copy may take
+    (the quote folding keeps every character's position, so a match in folded text is a match in the original)."""
+    return spaced(text).translate(_QUOTES)
+
+
+_SENTENCE_END = re.compile(r"[.!?:;][\"')\]”’]*$")
 
 
 def _is_heading(par: str) -> bool:
-    return len(par) < 80 and par[-1] not in ".:;\"')"
+    """A short paragraph that does not end a sentence ("REJECTIONS", "Rejection of claims 5-7 under § 112(b)")."""
+    return len(par) < 80 and not _SENTENCE_END.search(par)
 
 
 # ---------- opinion split ----------
 
 def split_parts(text: str) -> list[tuple[str, list[str]]]:
     """(section, normalised paragraphs) of the sections the split covers, in the order of the text."""
-    return [(sec, [norm(p) for p in paras if norm(p)]) for sec, paras in opinions.split_sections(text)
+    return [(sec, [spaced(p) for p in paras if spaced(p)]) for sec, paras in opinions.split_sections(text)
             if sec in SPLIT_SECTIONS]
 
 
@@ -71,7 +80,8 @@ def split_message(parts: list[tuple[str, list[str]]]) -> str:
 
 def check_split(answer: dict, parts: list[tuple[str, list[str]]]) -> list[Sentence]:
     """Role-tagged sentences of a valid answer; InvalidAnswer naming the first problem otherwise."""
-    pars = [(sec, p) for sec, paras in parts for p in paras]
+    originals = [p for _, paras in parts for p in paras]
+    pars = [(sec, norm(p)) for sec, paras in parts for p in paras]
     whole = "\n".join(p for _, p in pars)
     out: list[Sentence] = []
     pi, off = 0, 0
@@ -88,7 +98,7 @@ def check_split(answer: dict, parts: list[tuple[str, list[str]]]) -> list[Senten
             if gap and not (off == 0 and pos < 0 and _is_heading(par)):
                 raise InvalidAnswer(f"text left without a role: {gap[:120]!r}", "")
             if pos >= 0:
-                out.append(Sentence(section=sec, role=item["role"], text=par[pos:pos + len(s)], cue=None))
+                out.append(Sentence(section=sec, role=item["role"], text=originals[pi][pos:pos + len(s)], cue=None))
                 off = pos + len(s)
                 break
             pi, off = pi + 1, 0
@@ -181,9 +191,14 @@ def _shingles(words: list[str], k: int = COPY_WORDS) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + k]) for i in range(len(words) - k + 1)}
 
 
+def _words(text: str) -> list[str]:
+    """Words as a reader counts them: whitespace-separated, edge punctuation and case aside."""
+    return [w for w in (t.strip(_EDGE).lower() for t in text.translate(_QUOTES).split()) if w]
+
+
 def copied_run(bullet: str, source: str, k: int = COPY_WORDS) -> bool:
     """True when the bullet holds a run of k words that appears verbatim (case and punctuation aside) in source."""
-    return bool(_shingles(_WORDS.findall(bullet.lower()), k) & _shingles(_WORDS.findall(source.lower()), k))
+    return bool(_shingles(_words(bullet), k) & _shingles(_words(source), k))
 
 
 def check_bullets(answer: dict, paragraphs: list[str], n: int) -> list[str]:
