@@ -1,0 +1,111 @@
+"""PILOT built on the LLM route end to end: the sample world's decisions ingested through the replica, split by the
+replica's chat-completions endpoint; the manifest and card name route, model and instruction version; a rerun
+sends nothing and publishes nothing new; the cache alone rebuilds the version with no endpoint; an endpoint that
+is down defers the build (SourceStopped); the plan counts the cache's misses; `--splitter` picks the route."""
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from patentfactory.config import Settings
+from patentfactory.errors import SourceStopped
+from patentfactory.sim.upstream import Replica, routes_llm
+from patentfactory.stages import plan
+from patentfactory.stages.build_pilot import build_and_publish_pilot, ingest_ptab
+from patentfactory.stages.llm_plan import llm_costs
+from patentfactory.store.inspect import inspect_version
+from patentfactory.store.storage import Storage
+from tests.conftest import free_port
+
+pytestmark = pytest.mark.slow
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
+TRUTH = str(SAMPLE / "truth" / "ptab_opinions.parquet")
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    """The sample's PTAB decisions in a warehouse (PDF text layer and OCR), and the replica left running."""
+    data = tmp_path_factory.mktemp("llm-build") / "data"
+    with Replica(SAMPLE) as rep:
+        stats = ingest_ptab(data, rep.base_url, date(2000, 1, 1), date(2100, 1, 1), "replica-key")
+        assert stats["pdfs"] == stats["records"] > 0
+        yield rep, data
+
+
+def _env(monkeypatch, base_url: str | None, model: str | None = "replica") -> None:
+    for name, value in (("PF_LLM__BASE_URL", base_url), ("PF_LLM__MODEL", model), ("PF_LLM__ATTEMPTS", "2")):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+
+
+def test_pilot_on_the_llm_route_and_beside_the_rules(setup, tmp_path, monkeypatch):
+    rep, data = setup
+    out = tmp_path / "published"
+    _env(monkeypatch, rep.base_url + "/v1")  # set: the LLM route is the default
+    served = routes_llm.served["replica"]
+    pub = build_and_publish_pilot(data, str(out), truth=TRUTH)
+    asked = routes_llm.served["replica"] - served
+    report = inspect_version(Storage(out), "pilot", pub.version)
+    assert report.ok, report.problems
+    route = report.manifest["config"]["split_route"]
+    assert route["route"] == "llm" and route["model"] == "replica" and route["instruction"] == "opinion_split.v1"
+    assert len(route["instruction_sha256"]) == 64 and report.manifest["config"]["splitter"] == "llm-opinion_split.v1"
+    card = (out / "pilot" / pub.version / "README.md").read_text()
+    assert "Route `llm`: model `replica`, instruction `opinion_split.v1`" in card
+    assert f"{asked} cases written by the model; 0 cases" in card, "every decision asked once, none fell back"
+    llm_f1 = report.manifest["stats"]["role_agreement"]["roles"]
+
+    # a rerun: no request, the same version
+    again = build_and_publish_pilot(data, str(out), truth=TRUTH)
+    assert routes_llm.served["replica"] - served == asked and again.version == pub.version and not again.created
+
+    # no endpoint: the cache alone rebuilds the same version
+    _env(monkeypatch, None)
+    res = CliRunner().invoke(_app(), ["build", "pilot", "--data-dir", str(data), "--out", str(out), "--truth",
+                                      TRUTH, "--splitter", "llm"])
+    assert res.exit_code == 0 and f"unchanged pilot {pub.version}" in res.output, res.output
+
+    # the rule route on the same cases, side by side
+    rules = build_and_publish_pilot(data, str(out), truth=TRUTH, splitter="rules")
+    manifest = inspect_version(Storage(out), "pilot", rules.version).manifest
+    assert manifest["config"]["split_route"] == {"route": "rules", "name": "rules-1"}
+    rules_f1 = manifest["stats"]["role_agreement"]["roles"]
+    print("\nrole | rules F1 | llm F1\n" + "\n".join(f"{r} | {rules_f1[r]['f1']} | {llm_f1[r]['f1']}" for r in llm_f1))
+    assert all(llm_f1[r]["f1"] >= rules_f1[r]["f1"] for r in llm_f1)
+    res = CliRunner().invoke(_app(), ["build", "pilot", "--data-dir", str(data), "--out", str(out),
+                                      "--splitter", "gemini"])
+    assert res.exit_code != 0 and "unknown splitter 'gemini'" in res.output
+
+
+def test_endpoint_down_defers_and_the_plan_counts_misses(setup, tmp_path, monkeypatch):
+    rep, data = setup
+    fresh = tmp_path / "data"
+    shutil.copytree(data, fresh, ignore=shutil.ignore_patterns("llm"))
+    _env(monkeypatch, f"http://127.0.0.1:{free_port()}/v1")
+    with pytest.raises(SourceStopped, match="unavailable"):
+        build_and_publish_pilot(fresh, str(tmp_path / "published"))
+
+    _env(monkeypatch, rep.base_url + "/v1")
+    settings = Settings.load()
+    served = routes_llm.served["replica"]
+    before = {c.dataset: c for c in llm_costs(settings, fresh)}
+    assert before["pilot"].requests > 0 and before["pilot"].input_tokens > 1000 * before["pilot"].requests // 10
+    assert before["pilot"].cached == 0 and before["pap2pat"].requests == 0  # no applications in this warehouse
+    line = plan._llm(settings, str(fresh)).line()
+    assert line.startswith(f"llm: replica at {rep.base_url}/v1: pilot {before['pilot'].requests} requests")
+    assert routes_llm.served["replica"] == served, "the plan sent a request"
+    build_and_publish_pilot(fresh, str(tmp_path / "published"))
+    after = {c.dataset: c for c in llm_costs(settings, fresh)}
+    assert after["pilot"].requests == 0 and after["pilot"].cached == before["pilot"].requests
+
+
+def _app():
+    import patentfactory.cli.pilot  # noqa: F401  (registers `pf build pilot`)
+    from patentfactory.cli.main import app
+    return app
