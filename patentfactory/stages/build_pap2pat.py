@@ -253,6 +253,7 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
     `outliner`: offline | llm (None: llm when PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
     stats = BuildStats()
     writer = llm_routes.make_writer(outliner, data_dir)
+    llm_routes.prefetch_outlines(writer, lambda w: assemble_pairs(data_dir, params, BuildStats(), w))
     table = assemble_pairs(data_dir, params, stats, writer)
     tables = {s: table.filter(pl.col("split") == s).drop("split") for s in ("train", "val", "test", "nc-test")}
     stats.splits = {s: df.height for s, df in tables.items()}

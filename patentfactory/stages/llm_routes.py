@@ -14,9 +14,11 @@ import inspect
 import json
 import logging
 import re
+import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, load_instruction
 from transforms import opinions, outlines
@@ -28,6 +30,7 @@ from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 
 log = logging.getLogger(__name__)
+V = TypeVar("V")
 SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v1")
 FALLBACK_FLAG = "llm_fallback"
 HEADINGS = {"statement_of_the_case": "STATEMENT OF THE CASE", "analysis": "ANALYSIS"}
@@ -138,7 +141,37 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
 
 
-class LLMSplitter:
+class _Memo(Generic[V]):
+    """Results by key, computed once even when threads ask for the same key at once (one request, not two)."""
+
+    def __init__(self) -> None:
+        self._done: dict[str, V] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: str, compute: Callable[[], V]) -> V:
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._done:
+                self._done[key] = compute()
+            return self._done[key]
+
+
+class _Tally:
+    """Counts of the route's outcomes (llm / fallback) and the fallbacks' reasons, safe across threads."""
+    counts: Counter[str]
+    reasons: list[str]
+    _lock = threading.Lock()
+
+    def _tally(self, kind: str, reason: str | None = None) -> None:
+        with self._lock:
+            self.counts[kind] += 1
+            if reason:
+                self.reasons.append(reason)
+
+
+class LLMSplitter(_Tally):
     """PILOT's split by an LLM; the rule splitter takes a case whose answer fails validation twice."""
 
     def __init__(self, client: ChatClient, fallback: OpinionSplitter | None = None,
@@ -148,13 +181,10 @@ class LLMSplitter:
         self.name = f"llm-{self.instruction.id}"
         self.counts: Counter[str] = Counter()
         self.reasons: list[str] = []
-        self._done: dict[str, OpinionSplit] = {}
+        self._memo: _Memo[OpinionSplit] = _Memo()
 
     def split(self, text: str) -> OpinionSplit:
-        key = _digest(text)
-        if key not in self._done:
-            self._done[key] = self._split(text)
-        return self._done[key]
+        return self._memo.get(_digest(text), lambda: self._split(text))
 
     def prefetch(self, texts: Sequence[str]) -> None:
         """Split every text now, `concurrency` requests at a time (the build's per-row calls then hit memory)."""
@@ -164,7 +194,7 @@ class LLMSplitter:
         parts = split_parts(text)
         result = OpinionSplit(sections=[sec for sec, _ in opinions.split_sections(text)])
         if not any(paras for _, paras in parts):
-            self.counts["no_split_sections"] += 1
+            self._tally("no_split_sections")
             result.flags = split_flags(result)
             return result
         try:
@@ -173,14 +203,13 @@ class LLMSplitter:
         except NotCached:  # a dry run (the plan): counted by the client, nothing sent
             return result
         except InvalidAnswer as exc:
-            self.counts["fallback"] += 1
-            self.reasons.append(exc.reason)
+            self._tally("fallback", exc.reason)
             log.warning("opinion split: the model's answer failed validation twice (%s); the rule splitter takes "
                         "this case", exc.reason)
             ruled = self.fallback.split(text)
             ruled.flags = [*ruled.flags, FALLBACK_FLAG]
             return ruled
-        self.counts["llm"] += 1
+        self._tally("llm")
         result.flags = split_flags(result)
         return result
 
@@ -220,7 +249,7 @@ def offline_writer() -> outlines.BulletWriter:
     return inspect.signature(outlines.add_outlines).parameters["writer"].default
 
 
-class LLMBulletWriter:
+class LLMBulletWriter(_Tally):
     """Pap2Pat's outline bullets by an LLM: a `BulletWriter` (paragraphs, n) -> n bullets."""
 
     def __init__(self, client: ChatClient, fallback: outlines.BulletWriter | None = None,
@@ -230,18 +259,16 @@ class LLMBulletWriter:
         self.name = f"llm-{self.instruction.id}"
         self.counts: Counter[str] = Counter()
         self.reasons: list[str] = []
-        self._done: dict[str, list[str]] = {}
+        self._memo: _Memo[list[str]] = _Memo()
 
     def __call__(self, paragraphs: list[str], n: int) -> list[str]:
         if n <= 0 or not any(p.strip() for p in paragraphs):
             return []
-        key = _digest(paragraphs, n)
-        if key not in self._done:
-            self._done[key] = self._write(paragraphs, n)
-        return list(self._done[key])
+        return list(self._memo.get(_digest(paragraphs, n), lambda: self._write(paragraphs, n)))
 
     def prefetch(self, requests: Sequence[tuple[list[str], int]]) -> None:
-        self.client.map(lambda r: self(*r), list(requests))
+        unique = {_digest(p, n): (p, n) for p, n in requests}
+        self.client.map(lambda r: self(*r), list(unique.values()))
 
     def _write(self, paragraphs: list[str], n: int) -> list[str]:
         user = f"N = {n}\n\n" + "\n\n".join(paragraphs)
@@ -251,13 +278,28 @@ class LLMBulletWriter:
         except NotCached:
             return []
         except InvalidAnswer as exc:
-            self.counts["fallback"] += 1
-            self.reasons.append(exc.reason)
+            self._tally("fallback", exc.reason)
             log.warning("outline bullets: the model's answer failed validation twice (%s); the offline writer "
                         "takes this section", exc.reason)
             return self.fallback(paragraphs, n)
-        self.counts["llm"] += 1
+        self._tally("llm")
         return bullets
+
+
+def prefetch_outlines(writer: outlines.BulletWriter, build: Callable[[outlines.BulletWriter], object]) -> None:
+    """For the LLM writer: run `build` once with a recorder (no request), then ask for every recorded section
+    `concurrency` at a time, so the real build's sequential calls are answered from memory."""
+    if not isinstance(writer, LLMBulletWriter):
+        return
+    asked: list[tuple[list[str], int]] = []
+
+    def record(paragraphs: list[str], n: int) -> list[str]:
+        if n > 0:
+            asked.append((list(paragraphs), n))
+        return []
+
+    build(record)
+    writer.prefetch(asked)
 
 
 # ---------- choice and provenance ----------

@@ -230,3 +230,17 @@ def test_a_copying_model_hands_the_section_to_the_offline_writer(replica, real_s
     assert writer.counts == {"fallback": 1} and "copies" in writer.reasons[0]
     sloppy = LLMBulletWriter(client(replica, tmp_path, "replica-sloppy"))
     assert len(sloppy(sec["paragraphs"], 3)) == 3 and sloppy.counts == {"llm": 1}
+
+
+def test_prefetch_asks_every_section_concurrently_and_the_build_pass_sends_nothing(replica, real_samples, tmp_path):
+    sections = [{"title": s["title"], "paragraphs": s["paragraphs"], "subsections": []}
+                for _, s in iter_sections(_golden(real_samples))]
+    writer = LLMBulletWriter(client(replica, tmp_path))
+    served = routes_llm.served["replica"]
+    llm_routes.prefetch_outlines(writer, lambda w: add_outlines(sections, w))
+    wanted = len({(tuple(s["paragraphs"]), n) for s in sections for c in LEVELS.values()  # the same question once
+                  if (n := bullet_count(num_characters(s["paragraphs"]), c))})
+    assert routes_llm.served["replica"] - served == wanted == writer.counts["llm"]
+    built = add_outlines(sections, writer)
+    assert routes_llm.served["replica"] - served == wanted and all(s["outline_long"] for s in built if s["paragraphs"])
+    llm_routes.prefetch_outlines(llm_routes.offline_writer(), lambda w: pytest.fail("the offline route records"))
