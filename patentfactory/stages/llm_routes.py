@@ -13,7 +13,6 @@ import hashlib
 import inspect
 import json
 import logging
-import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -22,105 +21,22 @@ from typing import Generic, TypeVar
 
 from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, load_instruction
 from transforms import opinions, outlines
-from transforms.opinions import ROLES, SPLIT_SECTIONS, OpinionSplit, OpinionSplitter, Sentence
+from transforms.opinions import OpinionSplit, OpinionSplitter
 
 from patentfactory.config import Settings
 from patentfactory.errors import PFError
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 
+from .llm_checks import SPLIT_SCHEMA, bullet_schema, check_bullets, check_split, split_message, split_parts
+
 log = logging.getLogger(__name__)
 V = TypeVar("V")
 SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v1")
 FALLBACK_FLAG = "llm_fallback"
-HEADINGS = {"statement_of_the_case": "STATEMENT OF THE CASE", "analysis": "ANALYSIS"}
-MAX_BULLET_WORDS, MAX_BULLET_CHARS, COPY_WORDS = 12, 120, 6
-SPLIT_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["sentences"],
-    "properties": {"sentences": {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": ["text", "role"],
-        "properties": {"text": {"type": "string", "minLength": 1}, "role": {"type": "string", "enum": list(ROLES)}}}}}}
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
-_EDGE = ".,;:!?\"'()[]{}"
-
-
-def bullet_schema(n: int) -> dict:
-    """Exactly n short strings: the count is part of the schema, so a constrained decoder cannot miss it."""
-    return {"type": "object", "additionalProperties": False, "required": ["bullets"],
-            "properties": {"bullets": {"type": "array", "minItems": n, "maxItems": n,
-                                       "items": {"type": "string", "minLength": 2, "maxLength": MAX_BULLET_CHARS}}}}
-
-
-def spaced(text: str) -> str:
-    return " ".join(text.split())
-
-
-def norm(text: str) -> str:
-    """Whitespace runs to one space, curly quotes to straight: the only liberties a 'verbatim' copy may take
-    (the quote folding keeps every character's position, so a match in folded text is a match in the original)."""
-    return spaced(text).translate(_QUOTES)
-
-
-_SENTENCE_END = re.compile(r"[.!?:;][\"')\]”’]*$")
-
-
-def _is_heading(par: str) -> bool:
-    """A short paragraph that does not end a sentence ("REJECTIONS", "Rejection of claims 5-7 under § 112(b)")."""
-    return len(par) < 80 and not _SENTENCE_END.search(par)
 
 
 # ---------- opinion split ----------
-
-def split_parts(text: str) -> list[tuple[str, list[str]]]:
-    """(section, normalised paragraphs) of the sections the split covers, in the order of the text."""
-    return [(sec, [spaced(p) for p in paras if spaced(p)]) for sec, paras in opinions.split_sections(text)
-            if sec in SPLIT_SECTIONS]
-
-
-def split_message(parts: list[tuple[str, list[str]]]) -> str:
-    return "\n\n".join(f"{HEADINGS[sec]}\n" + "\n".join(paras) for sec, paras in parts)
-
-
-def check_split(answer: dict, parts: list[tuple[str, list[str]]]) -> list[Sentence]:
-    """Role-tagged sentences of a valid answer; InvalidAnswer naming the first problem otherwise."""
-    originals = [p for _, paras in parts for p in paras]
-    pars = [(sec, norm(p)) for sec, paras in parts for p in paras]
-    whole = "\n".join(p for _, p in pars)
-    out: list[Sentence] = []
-    pi, off = 0, 0
-    for item in answer["sentences"]:
-        s = norm(item["text"])
-        if s not in whole:
-            raise InvalidAnswer(f"sentence not found in the source (invented or altered): {s[:120]!r}", "")
-        while True:
-            if pi >= len(pars):
-                raise InvalidAnswer(f"sentence repeated or out of order: {s[:120]!r}", "")
-            sec, par = pars[pi]
-            pos = par.find(s, off)
-            gap = par[off:pos if pos >= 0 else len(par)].strip()
-            if gap and not (off == 0 and pos < 0 and _is_heading(par)):
-                raise InvalidAnswer(f"text left without a role: {gap[:120]!r}", "")
-            if pos >= 0:
-                out.append(Sentence(section=sec, role=item["role"], text=originals[pi][pos:pos + len(s)], cue=None))
-                off = pos + len(s)
-                break
-            pi, off = pi + 1, 0
-    for _, par in pars[pi:]:
-        rest = par[off:].strip()
-        if rest and not (off == 0 and _is_heading(par)):
-            raise InvalidAnswer(f"text left without a role: {rest[:120]!r}", "")
-        off = 0
-    return out
-
-
-def split_flags(result: OpinionSplit) -> list[str]:
-    flags = [f"missing_{s}" for s in SPLIT_SECTIONS if s not in result.sections]
-    if not any(s.role == "examiner_findings" for s in result.sentences):
-        flags.append("no_examiner_findings")
-    if "separate_opinion" in result.sections:
-        flags.append("separate_opinion")
-    return flags
-
 
 def _ask_twice(client: ChatClient, instruction: Instruction, user: str, schema: dict, check):  # noqa: ANN001
     """check(ask(...)); on InvalidAnswer once more with the reason as a follow-up turn; the second raises."""
@@ -195,7 +111,7 @@ class LLMSplitter(_Tally):
         result = OpinionSplit(sections=[sec for sec, _ in opinions.split_sections(text)])
         if not any(paras for _, paras in parts):
             self._tally("no_split_sections")
-            result.flags = split_flags(result)
+            result.flags = opinions._flags(result)  # the rule splitter's flags, one home
             return result
         try:
             result.sentences = _ask_twice(self.client, self.instruction, split_message(parts), SPLIT_SCHEMA,
@@ -210,39 +126,11 @@ class LLMSplitter(_Tally):
             ruled.flags = [*ruled.flags, FALLBACK_FLAG]
             return ruled
         self._tally("llm")
-        result.flags = split_flags(result)
+        result.flags = opinions._flags(result)  # the rule splitter's flags, one home
         return result
 
 
 # ---------- outline bullets ----------
-
-def _shingles(words: list[str], k: int = COPY_WORDS) -> set[tuple[str, ...]]:
-    return {tuple(words[i:i + k]) for i in range(len(words) - k + 1)}
-
-
-def _words(text: str) -> list[str]:
-    """Words as a reader counts them: whitespace-separated, edge punctuation and case aside."""
-    return [w for w in (t.strip(_EDGE).lower() for t in text.translate(_QUOTES).split()) if w]
-
-
-def copied_run(bullet: str, source: str, k: int = COPY_WORDS) -> bool:
-    """True when the bullet holds a run of k words that appears verbatim (case and punctuation aside) in source."""
-    return bool(_shingles(_words(bullet), k) & _shingles(_words(source), k))
-
-
-def check_bullets(answer: dict, paragraphs: list[str], n: int) -> list[str]:
-    bullets = [" ".join(b.split()).rstrip(" .") for b in answer["bullets"]]
-    if len(bullets) != n:
-        raise InvalidAnswer(f"{len(bullets)} bullets, not {n}", "")
-    source = "\n".join(paragraphs)
-    for b in bullets:
-        words = len(b.split())
-        if not b or words > MAX_BULLET_WORDS:
-            raise InvalidAnswer(f"bullet of {words} words (a short phrase has at most {MAX_BULLET_WORDS}): {b!r}", "")
-        if copied_run(b, source):
-            raise InvalidAnswer(f"bullet copies {COPY_WORDS}+ words of the section: {b!r}", "")
-    return bullets
-
 
 def offline_writer() -> outlines.BulletWriter:
     """The build's own writer: whatever `add_outlines` uses by default."""

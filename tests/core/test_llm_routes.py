@@ -16,8 +16,8 @@ import pytest
 
 from patentfactory.sim.upstream import Replica, routes_llm
 from patentfactory.stages import llm_routes
-from patentfactory.stages.llm_routes import (FALLBACK_FLAG, LLMBulletWriter, LLMSplitter, check_bullets, check_split,
-                                             copied_run, split_parts)
+from patentfactory.stages.llm_checks import check_bullets, check_split, copied_run, split_parts
+from patentfactory.stages.llm_routes import FALLBACK_FLAG, LLMBulletWriter, LLMSplitter
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 from sources.llm import ChatClient, InvalidAnswer

@@ -11,7 +11,8 @@ import pytest
 from patentfactory.errors import SourceStopped
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream import routes_llm
-from patentfactory.stages.llm_routes import OUTLINE_INSTRUCTION, bullet_schema
+from patentfactory.stages.llm_checks import bullet_schema
+from patentfactory.stages.llm_routes import OUTLINE_INSTRUCTION
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 from sources.http import HttpClient, RetryPolicy
