@@ -244,3 +244,27 @@ def test_prefetch_asks_every_section_concurrently_and_the_build_pass_sends_nothi
     built = add_outlines(sections, writer)
     assert routes_llm.served["replica"] - served == wanted and all(s["outline_long"] for s in built if s["paragraphs"])
     llm_routes.prefetch_outlines(llm_routes.offline_writer(), lambda w: pytest.fail("the offline route records"))
+
+
+def test_the_route_follows_the_settings_unless_named(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import patentfactory.cli.pap2pat  # noqa: F401  (registers `pf build pap2pat`)
+    from patentfactory.cli.main import app
+    from patentfactory.errors import PFError
+
+    monkeypatch.delenv("PF_LLM__BASE_URL", raising=False)
+    monkeypatch.setenv("PF_LLM__MODEL", "replica")
+    assert isinstance(llm_routes.make_splitter(None, tmp_path), opinions.RuleSplitter)
+    assert llm_routes.make_writer(None, tmp_path) is llm_routes.offline_writer()
+    assert isinstance(llm_routes.make_writer("llm", tmp_path), LLMBulletWriter), "cache-only: a rebuild offline"
+    monkeypatch.setenv("PF_LLM__BASE_URL", "http://127.0.0.1:9/v1")
+    assert isinstance(llm_routes.make_splitter(None, tmp_path), LLMSplitter)
+    assert isinstance(llm_routes.make_writer(None, tmp_path), LLMBulletWriter)
+    assert isinstance(llm_routes.make_splitter("rules", tmp_path), opinions.RuleSplitter)
+    monkeypatch.delenv("PF_LLM__MODEL")
+    with pytest.raises(PFError, match="PF_LLM__MODEL"):
+        llm_routes.make_splitter(None, tmp_path)
+    res = CliRunner().invoke(app, ["build", "pap2pat", "--data-dir", str(tmp_path), "--out", str(tmp_path / "out"),
+                                   "--outliner", "gpt"])
+    assert res.exit_code != 0 and "unknown outliner 'gpt'" in res.output, res.output
