@@ -246,7 +246,7 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
         distribution=dict(Counter(df["subdecision_coarse"].to_list())),
         distribution_title="cases per coarse subdecision",
         card_sections={**_card(df, counts, agreement, splitter),
-                       "Opinion split route": llm_routes.route_card(route, "cases", "the rule splitter")},
+                       "Opinion split route": llm_routes.route_card(route, "decisions", "the rule splitter")},
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height})
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
 

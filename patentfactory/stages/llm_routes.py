@@ -222,7 +222,7 @@ def route_card(route: object, unit: str, rule_name: str) -> str:
     cfg = route_config(route)
     return (f"Route `llm`: model `{cfg['model']}`, instruction `{cfg['instruction']}` (sha256 "
             f"{cfg['instruction_sha256'][:12]}, in patentfactory/prompts/), temperature 0, seed {cfg['seed']}, JSON "
-            f"schema output. {route.counts['llm']} {unit} written by the model; {route.counts['fallback']} {unit} "
+            f"schema output. {route.counts['llm']} {unit} answered by the model; {route.counts['fallback']} {unit} "
             f"whose answer failed validation twice went to {rule_name} (flagged `{FALLBACK_FLAG}` where the table "
             "has flags). Answers are cached under raw/llm/ by model, instruction, schema and input.")
 

@@ -58,7 +58,7 @@ def test_pilot_on_the_llm_route_and_beside_the_rules(setup, tmp_path, monkeypatc
     assert len(route["instruction_sha256"]) == 64 and report.manifest["config"]["splitter"] == "llm-opinion_split.v1"
     card = (out / "pilot" / pub.version / "README.md").read_text()
     assert "Route `llm`: model `replica`, instruction `opinion_split.v1`" in card
-    assert f"{asked} cases written by the model; 0 cases" in card, "every decision asked once, none fell back"
+    assert f"{asked} decisions answered by the model; 0 decisions" in card, "every decision asked once, none fell back"
     llm_f1 = report.manifest["stats"]["role_agreement"]["roles"]
 
     # a rerun: no request, the same version
