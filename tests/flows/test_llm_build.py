@@ -109,3 +109,27 @@ def _app():
     import patentfactory.cli.pilot  # noqa: F401  (registers `pf build pilot`)
     from patentfactory.cli.main import app
     return app
+
+
+def test_the_nightly_defers_pilot_when_the_endpoint_is_down(setup, tmp_path, monkeypatch):
+    """The flow `build-pilot` as the nightly runs it: a down endpoint is a deferral with one line, not a failure."""
+    from prefect import flow
+
+    from flows.build_pilot import build_pilot
+    from flows.nightly import _outcome
+
+    rep, data = setup
+    fresh = tmp_path / "data"
+    shutil.copytree(data, fresh, ignore=shutil.ignore_patterns("llm"))
+    _env(monkeypatch, f"http://127.0.0.1:{free_port()}/v1")
+
+    @flow
+    def night() -> tuple:
+        failed: dict[str, str] = {}
+        deferred: dict[str, str] = {}
+        state = build_pilot(data_dir=str(fresh), out=str(tmp_path / "published"), return_state=True)
+        return _outcome("pilot", state, failed, deferred, {}), failed, deferred
+
+    result, failed, deferred = night()
+    assert result is None and failed == {} and list(deferred) == ["pilot"]
+    assert "LLM endpoint" in deferred["pilot"] and "\n" not in deferred["pilot"]
