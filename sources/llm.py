@@ -61,6 +61,11 @@ class InvalidAnswer(ValueError):
         self.reason, self.content = reason, content
 
 
+class Refused(InvalidAnswer):
+    """The endpoint refused this one input (longer than the model's context): asking again cannot help. Cached
+    like an answer, so a rerun does not send it again."""
+
+
 @dataclass(frozen=True)
 class Instruction:
     """A versioned instruction text from patentfactory/prompts/<name>.<version>.md."""
@@ -158,6 +163,8 @@ class ChatClient:
         hit = self.cache.get(instruction.id, key)
         if hit is not None:
             self.stats.add(cache_hits=1)
+            if hit.usage.get("refused"):
+                raise Refused(f"the endpoint refused the input: {hit.usage.get('message', '')}", "")
             return parse_answer(hit.content, schema)
         if self.dry_run:
             self.stats.add(misses=1, miss_tokens=estimate_tokens(messages))
@@ -167,6 +174,8 @@ class ChatClient:
                            "is configured", "set PF_LLM__BASE_URL, or build with the rule route")
         content, usage = self._send(instruction, messages, schema)
         self.cache.put(instruction.id, key, self.model, {"messages": messages, "schema": schema}, content, usage)
+        if usage.get("refused"):
+            raise Refused(f"the endpoint refused the input: {usage.get('message', '')}", "")
         return parse_answer(content, schema)
 
     def _body(self, instruction: Instruction, messages: list[dict], schema: dict) -> dict:
@@ -199,6 +208,10 @@ class ChatClient:
         if resp.status_code in (401, 403):
             raise LLMError(f"LLM endpoint {self.base_url} refused the key (HTTP {resp.status_code})",
                            "check PF_LLM__API_KEY")
+        if resp.status_code in (400, 413, 422) and _too_long(resp.text):
+            log.warning("%s refused one input as too long (HTTP %d)", self.base_url, resp.status_code)
+            self.stats.add(requests=1)
+            return "", {"refused": resp.status_code, "message": resp.text[:300]}
         if resp.status_code >= 400:
             raise LLMError(f"LLM endpoint {self.base_url}: HTTP {resp.status_code}: {resp.text[:200]}",
                            "check PF_LLM__MODEL and the server's log")
@@ -221,6 +234,10 @@ class ChatClient:
 
     def describe(self) -> str:
         return f"{self.model} at {self.base_url or 'cache only (no endpoint)'}"
+
+
+def _too_long(text: str) -> bool:
+    return bool(re.search(r"context|too long|maximum .*length|max_tokens|too many tokens", text or "", re.I))
 
 
 def _refuses_schema(text: str) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, load_instruction
+from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, Refused, load_instruction
 from transforms import opinions, outlines
 from transforms.opinions import OpinionSplit, OpinionSplitter
 
@@ -44,6 +44,8 @@ def _ask_twice(client: ChatClient, instruction: Instruction, user: str, schema: 
     try:
         answer = client.ask(instruction, user, schema)
         return check(answer)
+    except Refused:
+        raise  # the same input again cannot help
     except InvalidAnswer as exc:
         said = exc.content or json.dumps(answer, ensure_ascii=False)
         log.info("%s answer rejected (%s); asking once more", instruction.id, exc.reason)

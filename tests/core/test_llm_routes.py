@@ -268,3 +268,14 @@ def test_the_route_follows_the_settings_unless_named(tmp_path, monkeypatch):
     res = CliRunner().invoke(app, ["build", "pap2pat", "--data-dir", str(tmp_path), "--out", str(tmp_path / "out"),
                                    "--outliner", "gpt"])
     assert res.exit_code != 0 and "unknown outliner 'gpt'" in res.output, res.output
+
+
+def test_an_input_longer_than_the_context_goes_to_the_rules_once(replica, cases, tmp_path):
+    """HTTP 400 'maximum context length': not retried, not asked again on a rerun, counted as a fallback."""
+    text = cases[0][0]
+    small = LLMSplitter(client(replica, tmp_path, "replica-small"))
+    split = small.split(text)
+    assert small.counts == {"fallback": 1} and "maximum context length" in small.reasons[0]
+    assert FALLBACK_FLAG in split.flags
+    rerun = LLMSplitter(client(replica, tmp_path, "replica-small"))
+    assert rerun.split(text).flags == split.flags and rerun.client.stats.requests == 0

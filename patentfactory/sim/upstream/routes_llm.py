@@ -10,7 +10,8 @@
   content words in salience order (never 6 words of the source in a row).
 Models: `replica` answers well; `replica-plain` refuses `response_format` json_schema (HTTP 400) and fences its
 JSON, like servers without structured output; `replica-sloppy` answers wrongly the first time (an invented
-sentence, a copied bullet) and well when asked again; `replica-broken` always answers wrongly. The server's
+sentence, a copied bullet) and well when asked again; `replica-broken` always answers wrongly; `replica-small`
+refuses a prompt over 512 tokens with vLLM's HTTP 400 "maximum context length" message. The server's
 fault injection (429 with Retry-After, 5xx, stalls, truncation) applies to these paths as to any other.
 `GET /v1/models` lists the models.
 """
@@ -30,7 +31,8 @@ from transforms.outlines import split_sentences
 
 from .server import Request, Response, route
 
-MODELS = ("replica", "replica-plain", "replica-sloppy", "replica-broken")
+MODELS = ("replica", "replica-plain", "replica-sloppy", "replica-broken", "replica-small")
+SMALL_CONTEXT = 512  # tokens (characters / 4) of `replica-small`
 HEADINGS = {"STATEMENT OF THE CASE": "statement_of_the_case", "ANALYSIS": "analysis"}
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
 VERBS = ("describe", "explain", "detail", "define", "outline", "present", "discuss", "specify")
@@ -165,6 +167,10 @@ def chat_completions(req: Request) -> Response:
     fmt = (body.get("response_format") or {}).get("type")
     if model == "replica-plain" and fmt == "json_schema":
         return _error(400, "response_format of type json_schema is not supported by this server")
+    prompt = sum(len(m.get("content") or "") for m in messages) // 4
+    if model == "replica-small" and prompt > SMALL_CONTEXT:
+        return _error(400, f"This model's maximum context length is {SMALL_CONTEXT} tokens. However, you requested "
+                           f"{prompt} tokens in the messages. Please reduce the length of the messages.")
     task = system.lstrip("# ").split(" ", 1)[0]
     if task == "opinion_split":
         obj = split_answer(req.world, user)
@@ -179,7 +185,6 @@ def chat_completions(req: Request) -> Response:
         content = f"```json\n{content}\n```"
     with _lock:
         served[model] += 1
-    prompt = sum(len(m.get("content") or "") for m in messages) // 4
     return Response.json({
         "id": "chatcmpl-" + hashlib.sha256(req.body).hexdigest()[:24], "object": "chat.completion", "created": 0,
         "model": model, "system_fingerprint": "replica",
