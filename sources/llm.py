@@ -232,9 +232,6 @@ class ChatClient:
         with ThreadPoolExecutor(self.concurrency, thread_name_prefix="llm") as pool:
             return list(pool.map(fn, items))
 
-    def describe(self) -> str:
-        return f"{self.model} at {self.base_url or 'cache only (no endpoint)'}"
-
 
 def _too_long(text: str) -> bool:
     return bool(re.search(r"context|too long|maximum .*length|max_tokens|too many tokens", text or "", re.I))

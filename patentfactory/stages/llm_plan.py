@@ -7,7 +7,6 @@ Documents the night's ingest adds come on top and are not known before it runs.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,10 +14,6 @@ from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish
 
 from . import llm_routes
-
-log = logging.getLogger(__name__)
-LIMIT = "PF_LLM__CONCURRENCY requests in flight, PF_LLM__MIN_INTERVAL_S apart; 429 waits for Retry-After"
-
 
 @dataclass
 class LLMCost:

@@ -207,7 +207,7 @@ def client_for(data_dir: str | Path, settings: Settings, dry_run: bool = False) 
     return ChatClient.from_settings(settings, LLMCache(Storage(data_dir)), dry_run=dry_run)
 
 
-def route_config(route: object, settings: Settings | None = None) -> dict:
+def route_config(route: object) -> dict:
     """What the manifest records about the route: rules, or model + instruction (version and text hash)."""
     if isinstance(route, (LLMSplitter, LLMBulletWriter)):
         c = route.client

@@ -59,9 +59,6 @@ class LLMCache:
             self._memo[key] = hit
         return hit
 
-    def __contains__(self, item: tuple[str, str]) -> bool:
-        return self.get(*item) is not None
-
     def put(self, instruction: str, key: str, model: str, request: dict, content: str, usage: dict) -> CachedAnswer:
         obj = {"format": CACHE_FORMAT, "key": key, "model": model, "instruction": instruction, "request": request,
                "content": content, "usage": usage}
@@ -70,6 +67,3 @@ class LLMCache:
         with self._lock:
             self._memo[key] = hit
         return hit
-
-    def count(self, instruction: str) -> int:
-        return len(self.storage.glob(f"{instruction}/*/*.json"))
