@@ -238,7 +238,8 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
     release = Release(
         dataset="pilot", tasks={**pilot.build_tasks(df),
                                 **pilot.build_corpus_releases(df, wh.frame("ptab_pages"))},
-        config={"seed": seed, "splitter": splitter, "split_route": llm_routes.route_config(route), "fractions": list(pilot.FRACTIONS),
+        config={"seed": seed, "splitter": splitter, "split_route": llm_routes.route_config(route),
+                "fractions": list(pilot.FRACTIONS),
                 "labels": {"issue": list(ptab_labels.ISSUE_LABELS), "authority": list(ptab_labels.AUTHORITY_LABELS),
                            "fine": list(ptab_labels.FINE_LABELS), "coarse": list(ptab_labels.COARSE_LABELS)}},
         inputs=Ledger(root.sub("warehouse")).snapshot([SEARCH_SOURCE, PDF_SOURCE, "uspto_bulk"]),

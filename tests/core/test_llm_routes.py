@@ -44,7 +44,8 @@ REAL_STYLE = [
              "for adjusting the rate based on battery charge (Final Act. 4–5).", E),
             ("According to the Examiner, it would have been obvious to combine the references to extend battery "
              "life (Final Act. 5).", E)]),
-    (None, [("Appellant argues that Ortega adjusts the transmission power, not the sampling rate (Appeal Br. 6–8).", A),
+    (None, [("Appellant argues that Ortega adjusts the transmission power, not the sampling rate "
+             "(Appeal Br. 6–8).", A),
             ("Appellant further contends that the Examiner's reason to combine lacks rational underpinning "
              "(Appeal Br. 9).", A)]),
     (None, [("Appellant's argument is not persuasive.", P),
@@ -62,7 +63,8 @@ REAL_STYLE = [
              "with reasonable certainty.", P),
             ("The rejection of claims 5–7 is reversed.", P)]),
     ("DECISION", None),
-    (None, [("The Examiner's decision to reject claims 1–4 is affirmed, and to reject claims 5–7 is reversed.", P)]),
+    (None, [("The Examiner's decision to reject claims 1–4 is affirmed, and to reject claims 5–7 is reversed.",
+             P)]),
 ]
 
 
@@ -146,7 +148,8 @@ def test_split_check_refuses_invented_missing_repeated_sentences(cases):
     spaced = {"sentences": [{"text": "  " + s.replace(" ", "\n ", 1), "role": r} for r, s in truth]}
     assert len(check_split(spaced, parts)) == len(truth), "whitespace is not a change"
     bad = {
-        "invented": good["sentences"][:3] + [{"text": "The Board finds the claims novel.", "role": P}] + good["sentences"][3:],
+        "invented": [*good["sentences"][:3], {"text": "The Board finds the claims novel.", "role": P},
+                     *good["sentences"][3:]],
         "altered": [{**good["sentences"][0], "text": good["sentences"][0]["text"].replace("claims", "claim")},
                     *good["sentences"][1:]],
         "left without a role": good["sentences"][:4] + good["sentences"][5:],
