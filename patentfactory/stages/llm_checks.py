@@ -70,6 +70,8 @@ def check_split(answer: dict, parts: list[tuple[str, list[str]]]) -> list[Senten
     pi, off = 0, 0
     for item in answer["sentences"]:
         s = norm(item["text"])
+        if not s:
+            raise InvalidAnswer("an empty sentence", "")
         if s not in whole:
             raise InvalidAnswer(f"sentence not found in the source (invented or altered): {s[:120]!r}", "")
         while True:

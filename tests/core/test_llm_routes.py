@@ -155,6 +155,7 @@ def test_split_check_refuses_invented_missing_repeated_sentences(cases):
         "left without a role": good["sentences"][:4] + good["sentences"][5:],
         "repeated": good["sentences"][:5] + good["sentences"][4:],
         "last one missing": good["sentences"][:-1],
+        "empty": [*good["sentences"], {"text": "  ", "role": F}],
     }
     for name, answer in bad.items():
         with pytest.raises(InvalidAnswer):

@@ -133,3 +133,48 @@ def test_the_nightly_defers_pilot_when_the_endpoint_is_down(setup, tmp_path, mon
     result, failed, deferred = night()
     assert result is None and failed == {} and list(deferred) == ["pilot"]
     assert "LLM endpoint" in deferred["pilot"] and "\n" not in deferred["pilot"]
+
+
+def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
+    """The sample's pairs built on the LLM outline route: every bullet of every published outline is a short
+    phrase, n per section and level as the rule says, and no run of 6 words of its patent; a rerun sends nothing."""
+    from patentfactory.sim.upstream.sparql import sparql_replica
+    from patentfactory.stages.build_pap2pat import ingest_semopenalex, publish_pap2pat
+    from patentfactory.stages.ingest_files import ingest_uspto
+    from patentfactory.stages.llm_checks import MAX_BULLET_WORDS, copied_run
+    from transforms.outlines import LEVELS, bullet_count, num_characters
+
+    data, out = tmp_path / "data", tmp_path / "published"
+    with Replica(SAMPLE) as rep, sparql_replica([SAMPLE / "semopenalex" / "works.nq"]) as sparql:
+        ingest_uspto(data, rep.base_url, date(2005, 1, 1), date(2100, 1, 1), "key", ("APPXML",))
+        ingest = ingest_semopenalex(data, sparql)
+        _env(monkeypatch, rep.base_url + "/v1")
+        served = routes_llm.served["replica"]
+        pub = publish_pap2pat(data, str(out), ingest=ingest)
+        asked = routes_llm.served["replica"] - served
+        again = publish_pap2pat(data, str(out), ingest=ingest)
+        assert routes_llm.served["replica"] - served == asked > 0 and again.version == pub.version
+    report = inspect_version(Storage(out), "pap2pat", pub.version)
+    assert report.ok, report.problems
+    assert report.manifest["config"]["outline_route"]["instruction"] == "outline_bullets.v1"
+    import polars as pl
+
+    pairs = pl.concat([pl.read_parquet(p) for p in (out / "pap2pat" / pub.version / "pairs").glob("*.parquet")])
+    checked = 0
+
+    def walk(secs: list[dict] | None):
+        for sec in secs or []:
+            yield sec
+            yield from walk(sec.get("subsections"))
+
+    for doc, text in zip(pairs["patent"].to_list(), pairs["patent_text"].to_list()):
+        for sec in walk(doc["sections"]):
+            for level, c in LEVELS.items():
+                bullets = sec[f"outline_{level}"] or []
+                assert len(bullets) == bullet_count(num_characters(sec["paragraphs"]), c)
+                for b in bullets:
+                    assert len(b.split()) <= MAX_BULLET_WORDS and not copied_run(b, text), b
+                    checked += 1
+    assert pairs.height > 0 and checked >= pairs.height
+    card = (out / "pap2pat" / pub.version / "README.md").read_text()
+    assert "Route `llm`: model `replica`, instruction `outline_bullets.v1`" in card
