@@ -60,6 +60,20 @@ class DriftThresholds(BaseModel):
     min_coverage_count: int = Field(5, ge=1, description="a coverage value counts as gone only if it had this many")
 
 
+class LLMSettings(BaseModel):
+    """`PF_LLM__*`: an OpenAI-compatible chat-completions endpoint (vLLM, SGLang, Ollama, OpenAI, Gemini) for the
+    papers' LLM steps (PILOT opinion split, Pap2Pat outline bullets). Unset base URL: the rule routes."""
+
+    base_url: str | None = None  # e.g. http://vllm:8000/v1 (the client posts to <base_url>/chat/completions)
+    model: str | None = None
+    api_key: SecretStr | None = None
+    concurrency: int = Field(4, ge=1, description="requests in flight at once")
+    seed: int = 1337  # sent with temperature 0 where the server honours it
+    min_interval_s: float = Field(0.0, ge=0, description="rate limit: least seconds between two requests")
+    timeout_s: float = Field(300.0, gt=0, description="read timeout of one completion")
+    attempts: int = Field(6, ge=1, description="tries per request on 429/5xx/timeouts (Retry-After honoured)")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
                                       env_ignore_empty=True)  # compose passes unset variables as ""
@@ -69,6 +83,8 @@ class Settings(BaseSettings):
     seed: int = 1337
     # Quality gate v2 (patentfactory/store/drift.py): PF_QUALITY__EMPTY_RATE_RISE etc.
     quality: DriftThresholds = DriftThresholds()
+    # LLM routes of PILOT and Pap2Pat (sources/llm.py): PF_LLM__BASE_URL, PF_LLM__MODEL, PF_LLM__API_KEY, ...
+    llm: LLMSettings = LLMSettings()
     # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
     since: date | None = None
     uspto_odp_api_key: SecretStr | None = None

@@ -281,7 +281,7 @@ class RuleSplitter:
                         classify(sent, section, prev, sents[i + 1] if i + 1 < len(sents) else None)
                     result.sentences.append(Sentence(section, role, sent, cue))
                     prev = role
-        result.flags = _flags(result)
+        result.flags = split_flags(result)
         return result
 
 
@@ -309,7 +309,7 @@ def leak_check(inputs: dict[str, str | None], opinion: str | list[str] | None, m
     return problems
 
 
-def _flags(result: OpinionSplit) -> list[str]:
+def split_flags(result: OpinionSplit) -> list[str]:
     flags = [f"missing_{s}" for s in SPLIT_SECTIONS if s not in result.sections]
     if not any(s.role == "examiner_findings" for s in result.sentences):
         flags.append("no_examiner_findings")

@@ -46,11 +46,12 @@ def build_pap2pat_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
                       app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",
                       json_out: Annotated[bool, typer.Option("--json", help="also write per-pair JSON folders")] = False,
                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
-                      allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
+                      allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
+                      outliner: Annotated[str | None, typer.Option(help="outline bullets: offline | llm (default: llm when PF_LLM__BASE_URL is set)")] = None) -> None:
     """Match patents to papers from the warehouse and publish a verified Pap2Pat version."""
     from patentfactory.stages.build_pap2pat import publish_pap2pat
 
     Storage(out_root).check_writable()
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,
-                          allow_drop=allow_drop, allow_drift=allow_drift)
+                          allow_drop=allow_drop, allow_drift=allow_drift, outliner=outliner)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -38,11 +38,13 @@ def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path
                     seed: Annotated[int, typer.Option()] = 1337,
                     truth: Annotated[Path | None, typer.Option(help="generator truth/ptab_opinions.parquet")] = None,
                     allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
-                    allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False
+                    allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
+                    splitter: Annotated[str | None, typer.Option(help="opinion split: rules | llm (default: llm when PF_LLM__BASE_URL is set)")] = None
                     ) -> None:
     """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
     Storage(out_root).check_writable()
     from patentfactory.stages.build_pilot import build_and_publish_pilot
 
-    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift)
+    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift,
+                                   splitter=splitter)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -28,7 +28,7 @@ from schemas import PAPERS, REJECTS
 from sources.records import ParseResult
 from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
 from transforms.matching import MatchParams, inventor_query_names, match_pairs
-from transforms.outlines import bullet_rule, render_fulltext, render_outline
+from transforms.outlines import BulletWriter, bullet_rule, render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
@@ -40,6 +40,7 @@ from patentfactory.store.publish import LeakageCheck, Published, Release, publis
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
+from patentfactory.stages import llm_routes
 
 log = logging.getLogger(__name__)
 SOURCE = "semopenalex"
@@ -175,7 +176,8 @@ class BuildStats:
     documents: dict = field(default_factory=dict)
 
 
-def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStats) -> pl.DataFrame:
+def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStats,
+                   writer: BulletWriter | None = None) -> pl.DataFrame:
     """Warehouse -> one row per matched pair in SCHEMA (documents nested), with its split."""
     apps = read_applications(data_dir, params)
     papers = stores_for(data_dir).warehouse.frame("papers")
@@ -194,7 +196,7 @@ def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStat
     for ev in pairs.iter_rows(named=True):
         app, paper = app_rows[ev["pub_id"]], paper_rows[ev["work_id"]]
         patent = patent_document(app, paras.get(ev["pub_id"], []), claims.get(ev["pub_id"], []), params.docs,
-                                 stats=doc_stats)
+                                 stats=doc_stats, **({"writer": writer} if writer else {}))
         paper_doc = paper_document(paper, params.docs, doc_stats)
         rows.append({"pair_id": f"{ev['work_id']}-{patent['id']}", "pub_id": ev["pub_id"], "work_id": ev["work_id"],
                      "doi": paper["doi"], "license": ev["license"], "patent_app_date": app["app_date"],
@@ -245,10 +247,14 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
 
 @within_budget("build-pap2pat")
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
-                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False) -> Published:
-    """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders)."""
+                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False,
+                    outliner: str | None = None) -> Published:
+    """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders).
+    `outliner`: offline | llm (None: llm when PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
     stats = BuildStats()
-    table = assemble_pairs(data_dir, params, stats)
+    writer = llm_routes.make_writer(outliner, data_dir)
+    llm_routes.prefetch_outlines(writer, lambda w: assemble_pairs(data_dir, params, BuildStats(), w))
+    table = assemble_pairs(data_dir, params, stats, writer)
     tables = {s: table.filter(pl.col("split") == s).drop("split") for s in ("train", "val", "test", "nc-test")}
     stats.splits = {s: df.height for s, df in tables.items()}
     stats.empty_splits = sorted(s for s, df in tables.items() if df.height == 0)
@@ -260,11 +266,13 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
     stores = stores_for(data_dir)
     release = Release(
         dataset="pap2pat", tasks={TASK: tables} if tables else {},
-        config={"params": params.as_dict(), "parser_version": PARSER_VERSION},
+        config={"params": params.as_dict(), "parser_version": PARSER_VERSION,
+                "outline_route": llm_routes.route_config(writer)},
         inputs=stores.ledger.snapshot(["uspto_bulk", SOURCE]),
         leakage_checks=[LeakageCheck("no_patent_or_paper_in_two_splits", no_pair_member_in_two_splits)],
         distribution=stats.splits, distribution_title="pairs per split",
-        card_sections=_card_sections(params, stats, ingest or {}),
+        card_sections={**_card_sections(params, stats, ingest or {}),
+                       "Outline route": llm_routes.route_card(writer, "section outlines", "the offline writer")},
         stats={"build": asdict(stats), "ingest": ingest or {}})
     pub = publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
     if json_out:

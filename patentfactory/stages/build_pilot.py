@@ -38,6 +38,7 @@ from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse, part_name
 from patentfactory.stages.memory import within_budget
+from patentfactory.stages import llm_routes
 
 log = logging.getLogger(__name__)
 REFERENCE_SCORES = Path(__file__).with_name("pilot_reference_scores.json")
@@ -163,11 +164,16 @@ def role_agreement(cases: pl.DataFrame, truth: pl.DataFrame) -> dict:
 
 
 def build_cases(wh: Warehouse, seed: int, counts: dict[str, int],
-                refused: list[str] | None = None) -> pl.DataFrame:
-    """Warehouse -> filtered, split, labelled, aligned, leak-checked cases with their split assignment."""
+                refused: list[str] | None = None,
+                splitter: opinions.OpinionSplitter | None = None) -> pl.DataFrame:
+    """Warehouse -> filtered, split, labelled, aligned, leak-checked cases with their split assignment.
+
+    The leak check runs on whichever splitter's output (rules or LLM)."""
     dec = wh.frame("ptab_decisions").rename({"decision_id": "case_id"})
     df = pilot.filter_decisions(pilot.prepare_decisions(dec), counts)
-    df = pilot.filter_split(opinions.split_frame(df), counts)
+    if hasattr(splitter, "prefetch"):  # the LLM route: all requests now, PF_LLM__CONCURRENCY at a time
+        splitter.prefetch(df["text"].fill_null("").to_list())
+    df = pilot.filter_split(opinions.split_frame(df, splitter), counts)
     df = pilot.drop_unlabelled(ptab_labels.add_labels(df), counts)
     # only the publications of the decided applications, and their claims, are read (row pushdown per part)
     keys = df.select(app_join_key_expr().unique())["app_id"].implode()
@@ -276,8 +282,12 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
                             "`opinion_split` the four sentence roles (appellant_arguments, examiner_findings, "
                             "ptab_opinion, facts) for reference. No task input contains the board's opinion."),
         "Departures from the paper": (
-            f"Opinion split by the transparent rule splitter `{splitter}` instead of Gemini-2.5-pro (an LLM route "
-            "plugs into the same `OpinionSplitter` interface and the same leak check). Mean words per case: "
+            (f"Opinion split by the transparent rule splitter `{splitter}` instead of Gemini-2.5-pro (the LLM route, "
+             "`--splitter llm`, plugs into the same `OpinionSplitter` interface and the same leak check). "
+             if splitter.startswith("rules") else
+             f"Opinion split by `{splitter}` through an OpenAI-compatible endpoint (see 'Opinion split route'), "
+             "not necessarily Gemini-2.5-pro; the leak check applies as on the rule route. ") +
+            "Mean words per case: "
             f"appellant {words['appellant_arguments']}, examiner {words['examiner_findings']}, board opinion "
             f"{words['ptab_opinion']} (paper: about 300 / 300 / 820). {dropped} cases dropped because the record "
             f"does not label them and {counts.get('leak_refused', 0)} refused by the leak check, where the paper "
@@ -288,22 +298,26 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
 
 @within_budget("build-pilot")
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
-                            allow_drop: bool = False, allow_drift: bool = False) -> Published:
-    """Warehouse -> PILOT-Bench tasks -> versioned publish."""
+                            allow_drop: bool = False, allow_drift: bool = False,
+                            splitter: str | None = None) -> Published:
+    """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | llm (None: llm when
+    PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     counts: dict[str, int] = {}
     refused: list[str] = []
-    df = build_cases(wh, seed, counts, refused)
+    route = llm_routes.make_splitter(splitter, data_dir)
+    df = build_cases(wh, seed, counts, refused, route)
     if df.height == 0:
         from patentfactory.errors import PFError
         raise PFError(f"no PTAB case survived the filters ({counts})", "run `pf ingest ptab ...` first")
     agreement = role_agreement(df, pl.read_parquet(truth)) if truth and Path(truth).exists() else None
-    splitter = opinions.RuleSplitter.name
+    splitter = route.name
     release = Release(
         dataset="pilot", tasks={**pilot.build_tasks(df),
                                 **pilot.build_corpus_releases(df, wh.frame("ptab_pages"))},
-        config={"seed": seed, "splitter": splitter, "fractions": list(pilot.FRACTIONS),
+        config={"seed": seed, "splitter": splitter, "split_route": llm_routes.route_config(route),
+                "fractions": list(pilot.FRACTIONS),
                 "labels": {"issue": list(ptab_labels.ISSUE_LABELS), "authority": list(ptab_labels.AUTHORITY_LABELS),
                            "fine": list(ptab_labels.FINE_LABELS), "coarse": list(ptab_labels.COARSE_LABELS)}},
         inputs=Ledger(root.sub("warehouse")).snapshot([SEARCH_SOURCE, PDF_SOURCE, "uspto_bulk"]),
@@ -312,7 +326,8 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
                         LeakageCheck("no_board_voice_in_inputs", pilot.check_inputs_in_board_voice)],
         distribution=dict(Counter(df["subdecision_coarse"].to_list())),
         distribution_title="cases per coarse subdecision",
-        card_sections=_card(df, counts, agreement, splitter, refused),
+        card_sections={**_card(df, counts, agreement, splitter, refused),
+                       "Opinion split route": llm_routes.route_card(route, "decisions", "the rule splitter")},
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height,
                "reference_scores": reference_scores(splitter), "leak_refused": refused[:50]})
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

@@ -23,6 +23,8 @@ LIMITS = {
     "lens": "local folder / S3 listing, no rate limit",
     "ops": "OPS weekly quota (free tier 4 GB/week) and throttling colours; black stops and defers Patent-CR",
     "semopenalex": "SPARQL: {batch} names per query, cached by query hash (a rerun sends only new look-ups)",
+    "llm": "PF_LLM__CONCURRENCY requests in flight, PF_LLM__MIN_INTERVAL_S apart, a 429 waits for Retry-After; "
+           "answers cached by model, instruction, schema and input",
 }
 CREDENTIALS = {"uspto_bulk": ("USPTO_ODP_API_KEY",), "ptab_odp": ("USPTO_ODP_API_KEY",),
                "ops": ("EPO_OPS_KEY", "EPO_OPS_SECRET"), "lens": ("PF_UPSTREAMS__LENS_EXPORTS",)}
@@ -91,6 +93,8 @@ def plan_live(settings: Settings, data_dir: str, today: date, sparql_batch: int 
                                        limit=LIMITS["ops"]),
              "semopenalex": lambda: SourcePlan("semopenalex", f"look-ups not cached at {settings.upstreams.sparql_endpoint}",
                                                limit=LIMITS["semopenalex"].format(batch=sparql_batch))}
+    if settings.llm.base_url:  # the LLM routes' requests from the response cache's misses (stages/llm_plan.py)
+        steps["llm"] = lambda: _llm(settings, data_dir)
     for source, step in steps.items():
         stopped = missing_credential(settings, source)
         if stopped:
@@ -101,6 +105,13 @@ def plan_live(settings: Settings, data_dir: str, today: date, sparql_batch: int 
         except Exception as exc:  # noqa: BLE001 - one unreachable listing must not hide the others' plans
             plans.append(SourcePlan(source, "listing failed", limit=LIMITS[source], notes=[str(exc)]))
     return plans
+
+
+def _llm(settings: Settings, data_dir: str) -> SourcePlan:
+    from .llm_plan import cost_line, llm_costs
+
+    costs = llm_costs(settings, data_dir)
+    return SourcePlan("llm", cost_line(settings, costs), sum(c.requests for c in costs), limit=LIMITS["llm"])
 
 
 def plan_dicts(plans: list[SourcePlan]) -> list[dict]:

@@ -1,0 +1,253 @@
+"""The papers' LLM steps as routes of the build: PILOT's opinion split and Pap2Pat's outline bullets by an LLM.
+
+`LLMSplitter` implements transforms/opinions.OpinionSplitter and `LLMBulletWriter` transforms/outlines.BulletWriter,
+both over one cached `sources.llm.ChatClient`. Every answer is checked before it is used: a split must give each
+sentence of STATEMENT OF THE CASE and ANALYSIS exactly one role, in order, with every returned sentence found
+verbatim in the source (nothing invented, nothing left out but headings); bullets must be exactly n short phrases
+that copy no run of 6 words from the section. A failing answer is asked once more with the reason; a second
+failure hands the item to the rule route, flagged and counted (the card says how many), never silently.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import logging
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, Refused, load_instruction
+from transforms import opinions, outlines
+from transforms.opinions import OpinionSplit, OpinionSplitter
+
+from patentfactory.config import Settings
+from patentfactory.errors import PFError
+from patentfactory.store.llm_cache import LLMCache
+from patentfactory.store.storage import Storage
+
+from .llm_checks import SPLIT_SCHEMA, bullet_schema, check_bullets, check_split, split_message, split_parts
+
+log = logging.getLogger(__name__)
+V = TypeVar("V")
+SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v1")
+FALLBACK_FLAG = "llm_fallback"
+
+
+# ---------- opinion split ----------
+
+def _ask_twice(client: ChatClient, instruction: Instruction, user: str, schema: dict, check):  # noqa: ANN001
+    """check(ask(...)); on InvalidAnswer once more with the reason as a follow-up turn; the second raises."""
+    answer = None
+    try:
+        answer = client.ask(instruction, user, schema)
+        return check(answer)
+    except Refused:
+        raise  # the same input again cannot help
+    except InvalidAnswer as exc:
+        said = exc.content or json.dumps(answer, ensure_ascii=False)
+        log.info("%s answer rejected (%s); asking once more", instruction.id, exc.reason)
+        followup = [{"role": "assistant", "content": said},
+                    {"role": "user", "content": f"Your answer was rejected: {exc.reason}. Answer again, following "
+                                                "every rule of the instruction."}]
+        return check(client.ask(instruction, user, schema, followup))
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()
+
+
+class _Memo(Generic[V]):
+    """Results by key, computed once even when threads ask for the same key at once (one request, not two)."""
+
+    def __init__(self) -> None:
+        self._done: dict[str, V] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: str, compute: Callable[[], V]) -> V:
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._done:
+                self._done[key] = compute()
+            return self._done[key]
+
+
+class _Tally:
+    """Counts of the route's outcomes (llm / fallback) and the fallbacks' reasons, safe across threads."""
+    counts: Counter[str]
+    reasons: list[str]
+    _lock = threading.Lock()
+
+    def _tally(self, kind: str, reason: str | None = None) -> None:
+        with self._lock:
+            self.counts[kind] += 1
+            if reason:
+                self.reasons.append(reason)
+
+
+class LLMSplitter(_Tally):
+    """PILOT's split by an LLM; the rule splitter takes a case whose answer fails validation twice."""
+
+    def __init__(self, client: ChatClient, fallback: OpinionSplitter | None = None,
+                 instruction: Instruction | None = None) -> None:
+        self.client, self.fallback = client, fallback or opinions.RuleSplitter()
+        self.instruction = instruction or load_instruction(*SPLIT_INSTRUCTION)
+        self.name = f"llm-{self.instruction.id}"
+        self.counts: Counter[str] = Counter()
+        self.reasons: list[str] = []
+        self._memo: _Memo[OpinionSplit] = _Memo()
+
+    def split(self, text: str) -> OpinionSplit:
+        return self._memo.get(_digest(text), lambda: self._split(text))
+
+    def prefetch(self, texts: Sequence[str]) -> None:
+        """Split every text now, `concurrency` requests at a time (the build's per-row calls then hit memory)."""
+        self.client.map(self.split, list(dict.fromkeys(texts)))
+
+    def _split(self, text: str) -> OpinionSplit:
+        parts = split_parts(text)
+        result = OpinionSplit(sections=[sec for sec, _ in opinions.split_sections(text)])
+        if not any(paras for _, paras in parts):
+            self._tally("no_split_sections")
+            result.flags = opinions.split_flags(result)  # the rule splitter's flags, one home
+            return result
+        try:
+            result.sentences = _ask_twice(self.client, self.instruction, split_message(parts), SPLIT_SCHEMA,
+                                          lambda a: check_split(a, parts))
+        except NotCached:  # a dry run (the plan): counted by the client, nothing sent
+            return result
+        except InvalidAnswer as exc:
+            self._tally("fallback", exc.reason)
+            log.warning("opinion split: the model's answer failed validation twice (%s); the rule splitter takes "
+                        "this case", exc.reason)
+            ruled = self.fallback.split(text)
+            ruled.flags = [*ruled.flags, FALLBACK_FLAG]
+            return ruled
+        self._tally("llm")
+        result.flags = opinions.split_flags(result)  # the rule splitter's flags, one home
+        return result
+
+
+# ---------- outline bullets ----------
+
+def offline_writer() -> outlines.BulletWriter:
+    """The build's own writer: whatever `add_outlines` uses by default."""
+    return inspect.signature(outlines.add_outlines).parameters["writer"].default
+
+
+class LLMBulletWriter(_Tally):
+    """Pap2Pat's outline bullets by an LLM: a `BulletWriter` (paragraphs, n) -> n bullets."""
+
+    def __init__(self, client: ChatClient, fallback: outlines.BulletWriter | None = None,
+                 instruction: Instruction | None = None) -> None:
+        self.client, self.fallback = client, fallback or offline_writer()
+        self.instruction = instruction or load_instruction(*OUTLINE_INSTRUCTION)
+        self.name = f"llm-{self.instruction.id}"
+        self.counts: Counter[str] = Counter()
+        self.reasons: list[str] = []
+        self._memo: _Memo[list[str]] = _Memo()
+
+    def __call__(self, paragraphs: list[str], n: int) -> list[str]:
+        if n <= 0 or not any(p.strip() for p in paragraphs):
+            return []
+        return list(self._memo.get(_digest(paragraphs, n), lambda: self._write(paragraphs, n)))
+
+    def prefetch(self, requests: Sequence[tuple[list[str], int]]) -> None:
+        unique = {_digest(p, n): (p, n) for p, n in requests}
+        self.client.map(lambda r: self(*r), list(unique.values()))
+
+    def _write(self, paragraphs: list[str], n: int) -> list[str]:
+        user = f"N = {n}\n\n" + "\n\n".join(paragraphs)
+        try:
+            bullets = _ask_twice(self.client, self.instruction, user, bullet_schema(n),
+                                 lambda a: check_bullets(a, paragraphs, n))
+        except NotCached:
+            return []
+        except InvalidAnswer as exc:
+            self._tally("fallback", exc.reason)
+            log.warning("outline bullets: the model's answer failed validation twice (%s); the offline writer "
+                        "takes this section", exc.reason)
+            return self.fallback(paragraphs, n)
+        self._tally("llm")
+        return bullets
+
+
+def prefetch_outlines(writer: outlines.BulletWriter, build: Callable[[outlines.BulletWriter], object]) -> None:
+    """For the LLM writer: run `build` once with a recorder (no request), then ask for every recorded section
+    `concurrency` at a time, so the real build's sequential calls are answered from memory."""
+    if not isinstance(writer, LLMBulletWriter):
+        return
+    asked: list[tuple[list[str], int]] = []
+
+    def record(paragraphs: list[str], n: int) -> list[str]:
+        if n > 0:
+            asked.append((list(paragraphs), n))
+        return []
+
+    build(record)
+    writer.prefetch(asked)
+
+
+# ---------- choice and provenance ----------
+
+def choose(route: str | None, settings: Settings, rule_name: str) -> str:
+    """The route asked for, else `llm` when PF_LLM__BASE_URL is set, else the rule route (`rule_name`)."""
+    if route is None:
+        return "llm" if settings.llm.base_url else rule_name
+    return route
+
+
+def client_for(data_dir: str | Path, settings: Settings, dry_run: bool = False) -> ChatClient:
+    if not settings.llm.model:
+        raise PFError("the LLM route needs a model name", "set PF_LLM__MODEL (and PF_LLM__BASE_URL)")
+    return ChatClient.from_settings(settings, LLMCache(Storage(data_dir)), dry_run=dry_run)
+
+
+def route_config(route: object) -> dict:
+    """What the manifest records about the route: rules, or model + instruction (version and text hash)."""
+    if isinstance(route, (LLMSplitter, LLMBulletWriter)):
+        c = route.client
+        return {"route": "llm", "model": c.model, "instruction": route.instruction.id,
+                "instruction_sha256": route.instruction.sha256, "temperature": 0, "seed": c.seed}
+    return {"route": "rules", "name": getattr(route, "name", getattr(route, "__name__", str(route)))}
+
+
+def route_card(route: object, unit: str, rule_name: str) -> str:
+    """The card's paragraph on the route, with the fallback count (deterministic: the cache fixes every answer)."""
+    if not isinstance(route, (LLMSplitter, LLMBulletWriter)):
+        return (f"Route `rules`: {rule_name}, offline and deterministic. The paper used an LLM here; set "
+                "PF_LLM__BASE_URL / PF_LLM__MODEL for the LLM route.")
+    cfg = route_config(route)
+    return (f"Route `llm`: model `{cfg['model']}`, instruction `{cfg['instruction']}` (sha256 "
+            f"{cfg['instruction_sha256'][:12]}, in patentfactory/prompts/), temperature 0, seed {cfg['seed']}, JSON "
+            f"schema output. {route.counts['llm']} {unit} answered by the model; {route.counts['fallback']} {unit} "
+            f"whose answer failed validation twice went to {rule_name} (flagged `{FALLBACK_FLAG}` where the table "
+            "has flags). Answers are cached under raw/llm/ by model, instruction, schema and input.")
+
+
+def make_splitter(route: str | None, data_dir: str | Path, settings: Settings | None = None,
+                  dry_run: bool = False) -> OpinionSplitter:
+    """`--splitter rules|llm` (None: llm when PF_LLM__BASE_URL is set)."""
+    settings = settings or Settings.load()
+    route = choose(route, settings, "rules")
+    if route == "rules":
+        return opinions.RuleSplitter()
+    if route == "llm":
+        return LLMSplitter(client_for(data_dir, settings, dry_run))
+    raise PFError(f"unknown splitter {route!r}", "use --splitter rules or --splitter llm")
+
+
+def make_writer(route: str | None, data_dir: str | Path, settings: Settings | None = None,
+                dry_run: bool = False) -> outlines.BulletWriter:
+    """`--outliner offline|llm` (None: llm when PF_LLM__BASE_URL is set)."""
+    settings = settings or Settings.load()
+    route = choose(route, settings, "offline")
+    if route == "offline":
+        return offline_writer()
+    if route == "llm":
+        return LLMBulletWriter(client_for(data_dir, settings, dry_run))
+    raise PFError(f"unknown outliner {route!r}", "use --outliner offline or --outliner llm")
