@@ -20,6 +20,7 @@ from patentfactory.stages.llm_plan import llm_costs
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
 from tests.conftest import free_port
+from transforms import opinions
 
 pytestmark = pytest.mark.slow
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
@@ -74,7 +75,7 @@ def test_pilot_on_the_llm_route_and_beside_the_rules(setup, tmp_path, monkeypatc
     # the rule route on the same cases, side by side
     rules = build_and_publish_pilot(data, str(out), truth=TRUTH, splitter="rules")
     manifest = inspect_version(Storage(out), "pilot", rules.version).manifest
-    assert manifest["config"]["split_route"] == {"route": "rules", "name": "rules-1"}
+    assert manifest["config"]["split_route"] == {"route": "rules", "name": opinions.RuleSplitter.name}
     rules_f1 = manifest["stats"]["role_agreement"]["roles"]
     print("\nrole | rules F1 | llm F1\n" + "\n".join(f"{r} | {rules_f1[r]['f1']} | {llm_f1[r]['f1']}" for r in llm_f1))
     assert all(llm_f1[r]["f1"] >= rules_f1[r]["f1"] for r in llm_f1)
