@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from transforms.outlines import LEVELS, BulletWriter, add_outlines, extractive_bullets
+from transforms.outlines import LEVELS, BulletWriter, add_outlines, key_phrase_bullets
 
 WORK_IRI = "https://semopenalex.org/work/"
 ROOT_TITLE = "DESCRIPTION"
@@ -59,7 +60,7 @@ class DocumentParams:
     max_distance: int = 3
     max_depth: int = 3
     group_examples: bool = False
-    rounding: str = "floor"  # the original's released outlines (transforms.outlines); "ceil" = SPEC's wording
+    rounding: str = "ceil"  # SPEC; "floor" reproduces the original's released bullet counts (transforms.outlines)
     levels: tuple[tuple[str, int], ...] = tuple(LEVELS.items())
 
 
@@ -70,6 +71,7 @@ class DocumentStats:
     examples_parents_added: int = 0
     papers_without_fulltext: int = 0
     dropped_headings: dict[str, int] = field(default_factory=dict)
+    outlines: Counter = field(default_factory=Counter)  # bullets per level, bullets cut by the copy guard
 
 
 # ---------- headings ----------
@@ -187,17 +189,21 @@ def inventor_names(inventors: Sequence[dict] | None) -> list[str]:
 
 
 def patent_document(pub: dict, paragraphs: Iterable[tuple[str | None, str]], claims: Sequence[tuple[int, str]],
-                    params: DocumentParams = DocumentParams(), writer: BulletWriter = extractive_bullets,
+                    params: DocumentParams = DocumentParams(), writer: BulletWriter = key_phrase_bullets,
                     stats: DocumentStats | None = None) -> dict:
     """One `patent.json`: id (CC+number), inventors, title, filing date, abstract, sections + outlines, claims."""
     app_date = pub.get("app_date")
+    stats = stats if stats is not None else DocumentStats()
     sections = patent_sections(paragraphs, params, stats)
+    claim_texts = numbered_claims(claims)
     return {"id": f"{pub['country']}{pub['doc_number']}", "authors": inventor_names(pub.get("inventors")),
             "title": pub.get("title") or "",
             "date": f"{app_date.isoformat()} 00:00:00" if isinstance(app_date, date) else None,
             "abstract": pub.get("abstract") or "",
-            "sections": add_outlines(sections, writer, dict(params.levels), params.rounding),
-            "claims": numbered_claims(claims)}
+            "sections": add_outlines(sections, writer, dict(params.levels), params.rounding,
+                                     reference=[*claim_texts, pub.get("abstract") or "", pub.get("title") or ""],
+                                     counts=stats.outlines),
+            "claims": claim_texts}
 
 
 # ---------- paper ----------
