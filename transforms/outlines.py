@@ -216,17 +216,17 @@ def _lower(word: str) -> str:
 
 def add_outlines(sections: list[dict], writer: BulletWriter = key_phrase_bullets,
                  levels: Mapping[str, int] = LEVELS, rounding: str = "ceil",
-                 reference: Iterable[str] = (), counts: Counter | None = None) -> list[dict]:
+                 reference: Iterable[str] = (), counts: dict[str, int] | None = None) -> list[dict]:
     """New section dicts with `outline_<level>` lists and `num_characters`, in the golden key order.
 
     Every bullet passes `guard_bullets` against the sections' own text plus `reference` (claims, abstract, title
-    of the same patent); `counts` (if given) gets `bullets` and `bullets_cut_by_copy_guard` per level."""
+    of the same patent); `counts` (if given) gets `bullets_<level>`, `bullets_cut_by_copy_guard` and `bullet_words`."""
     index = copy_index([*(p for _, s in iter_sections(sections) for p in s["paragraphs"]), *reference])
-    return _add(sections, writer, levels, rounding, index, counts if counts is not None else Counter())
+    return _add(sections, writer, levels, rounding, index, counts if counts is not None else {})
 
 
 def _add(sections: list[dict], writer: BulletWriter, levels: Mapping[str, int], rounding: str,
-         index: frozenset, counts: Counter) -> list[dict]:
+         index: frozenset, counts: dict[str, int]) -> list[dict]:
     out = []
     for sec in sections:
         n_chars = num_characters(sec["paragraphs"])
@@ -235,8 +235,9 @@ def _add(sections: list[dict], writer: BulletWriter, levels: Mapping[str, int], 
         for k, (name, chars) in enumerate(levels.items()):
             bullets, cut = guard_bullets(writer(new["paragraphs"], bullet_count(n_chars, chars, rounding)), index)
             new[f"outline_{name}"] = bullets
-            counts[f"bullets_{name}"] += len(bullets)
-            counts["bullets_cut_by_copy_guard"] += cut
+            counts[f"bullets_{name}"] = counts.get(f"bullets_{name}", 0) + len(bullets)
+            counts["bullets_cut_by_copy_guard"] = counts.get("bullets_cut_by_copy_guard", 0) + cut
+            counts["bullet_words"] = counts.get("bullet_words", 0) + sum(len(b.split()) for b in bullets)
             if k == 0:
                 new["num_characters"] = n_chars
         out.append(new)
@@ -247,7 +248,7 @@ def iter_sections(sections: list[dict], level: int = 1) -> Iterator[tuple[int, d
     """(depth, section) in document order, depth 1 for the top."""
     for sec in sections:
         yield level, sec
-        yield from iter_sections(sec["subsections"], level + 1)
+        yield from iter_sections(sec.get("subsections") or [], level + 1)
 
 
 def render_outline(sections: list[dict], level: str) -> str:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -44,7 +43,13 @@ METADATA_HEADINGS: tuple[str, ...] = (
     'REFERENCE TO A "SEQUENCE LISTING," A TABLE, OR A COMPUTER PROGRAM LISTING APPENDIX SUBMITTED ON COMPACT DISC',
     'REFERENCE TO A "SEQUENCE LISTING," A TABLE, OR A COMPUTER PROGRAM LISTING APPENDIX SUBMITTED AS AN ASCII FILE',
     "INCORPORATION-BY-REFERENCE OF MATERIAL SUBMITTED ELECTRONICALLY",
+    # papers' back matter (JATS <sec>s and PDF headings)
+    "COMPETING INTERESTS", "CONFLICT OF INTEREST", "CONFLICTS OF INTEREST", "AUTHORS' CONTRIBUTIONS",
+    "AUTHOR CONTRIBUTIONS", "SUPPLEMENTARY MATERIAL", "SUPPLEMENTARY INFORMATION", "PRE-PUBLICATION HISTORY",
+    "DATA AVAILABILITY", "DATA AVAILABILITY STATEMENT", "ETHICS STATEMENT",
 )
+# content headings within distance < 3 of a blacklisted one (FINDINGS ~ FUNDING, PREFERENCES ~ REFERENCES): kept
+CONTENT_HEADINGS: tuple[str, ...] = ("FINDINGS", "PREFERENCES", "INFERENCES", "FINDING", "PREFERENCE")
 _EXAMPLE = re.compile(r"^(?:comparative |reference |working |synthesis |preparation )?example\s*(?:no\.?\s*)?[0-9ivx]+\b",
                       re.I)
 _EXAMPLES_PARENT = re.compile(r"^(?:working |experimental )?examples?$|^experimental(?: section| results)?$", re.I)
@@ -57,6 +62,7 @@ _NOT_WORD = re.compile(r"[^a-z0-9 ]+")
 class DocumentParams:
     """Rules of the document builder (SPEC defaults; distance is a strict upper bound)."""
     blacklist: tuple[str, ...] = METADATA_HEADINGS
+    keep: tuple[str, ...] = CONTENT_HEADINGS
     max_distance: int = 3
     max_depth: int = 3
     group_examples: bool = False
@@ -70,8 +76,9 @@ class DocumentStats:
     metadata_sections_dropped: int = 0
     examples_parents_added: int = 0
     papers_without_fulltext: int = 0
+    paper_metadata_sections_dropped: int = 0
     dropped_headings: dict[str, int] = field(default_factory=dict)
-    outlines: Counter = field(default_factory=Counter)  # bullets per level, bullets cut by the copy guard
+    outlines: dict[str, int] = field(default_factory=dict)  # bullets per level, bullets cut by the copy guard
 
 
 # ---------- headings ----------
@@ -97,8 +104,11 @@ def _norm_heading(title: str) -> str:
 
 
 def is_metadata_heading(title: str, params: DocumentParams = DocumentParams()) -> bool:
-    """True when the heading is within edit distance < max_distance of a blacklisted heading."""
+    """True when the heading is within edit distance < max_distance of a blacklisted heading (and is not itself
+    one of the known content headings that happen to lie that close, e.g. FINDINGS ~ FUNDING)."""
     t = _norm_heading(title)
+    if any(t == _norm_heading(k) for k in params.keep):
+        return False
     return any(levenshtein(t, _norm_heading(b), params.max_distance - 1) < params.max_distance
                for b in params.blacklist)
 
@@ -236,12 +246,25 @@ def paper_sections(paper: dict, params: DocumentParams = DocumentParams(),
     except ValueError:
         parsed = None
     sections = limit_depth(parsed, params.max_depth) if isinstance(parsed, list) else []
+    sections = _drop_metadata(sections, params, stats)
     if sections:
         return sections, True
     if stats is not None:
         stats.papers_without_fulltext += 1
     abstract = (paper.get("abstract") or "").strip()
     return ([{"title": "Abstract", "paragraphs": [abstract], "subsections": []}] if abstract else []), False
+
+
+def _drop_metadata(sections: list[dict], params: DocumentParams, stats: DocumentStats | None) -> list[dict]:
+    """Paper sections without back matter (competing interests, funding, ...), by the same heading rule."""
+    out = []
+    for sec in sections:
+        if is_metadata_heading(sec["title"], params):
+            if stats is not None:
+                stats.paper_metadata_sections_dropped += 1
+            continue
+        out.append({**sec, "subsections": _drop_metadata(sec["subsections"], params, stats)})
+    return out
 
 
 def paper_document(paper: dict, params: DocumentParams = DocumentParams(),
