@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..names import aliases
 from . import register
-from ._papers import fulltext_form, pmcid, render_fulltexts
+from .papers import fulltext_form, pmcid
 
 if TYPE_CHECKING:
     from ..world import World
@@ -116,8 +116,8 @@ def _authors(world: World) -> dict[str, tuple[str, list[str]]]:
 
 @register("semopenalex")
 def render_semopenalex(world: World, out: Path) -> list[Path]:
-    """Write `<out>/semopenalex/works.nq` (works, author positions, locations, authors) and the open papers' full
-    texts under `<out>/papers/` (JATS for those in PubMed Central, else a PDF, some neither); deterministic."""
+    """Write `<out>/semopenalex/works.nq` (works, author positions, locations, authors); deterministic. Works in
+    PubMed Central carry their PMCID; the full texts themselves are the `papers` renderer's."""
     path = out / "semopenalex" / "works.nq"
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as fh:
@@ -125,6 +125,5 @@ def render_semopenalex(world: World, out: Path) -> list[Path]:
             fh.writelines(_work_quads(paper))
         for author_id, (name, alts) in _authors(world).items():
             fh.writelines(_author_quads(author_id, name, alts))
-    texts = render_fulltexts(world, out)
-    log.info("semopenalex: %d works -> %s; %d full texts", len(world.papers), path, len(texts))
-    return [path, *texts]
+    log.info("semopenalex: %d works -> %s", len(world.papers), path)
+    return [path]

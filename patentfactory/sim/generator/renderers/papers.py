@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from ..text_long import paper_body
+from . import register
 
 if TYPE_CHECKING:
     from ..world import World
@@ -130,6 +131,7 @@ def pdf(world: World, paper: dict) -> bytes:
     return buf.getvalue()
 
 
+@register("papers")
 def render_fulltexts(world: World, out: Path) -> list[Path]:
     """`<out>/papers/jats/PMC….nxml` and `<out>/papers/pdf/W….pdf` for the works that have them."""
     written = []
