@@ -100,10 +100,11 @@ def read_lines(data: bytes) -> list[Line]:
     """Every text line of the PDF in reading order (columns detected per page)."""
     import pdfplumber
     from pdfminer.pdfparser import PDFSyntaxError
+    from pdfplumber.utils.exceptions import PdfminerException
 
     try:
         pdf = pdfplumber.open(io.BytesIO(data))
-    except (PDFSyntaxError, ValueError, TypeError) as exc:
+    except (PdfminerException, PDFSyntaxError, ValueError, TypeError) as exc:
         raise PdfError(f"not a readable PDF: {exc}") from exc
     lines: list[Line] = []
     with pdf:
