@@ -77,27 +77,21 @@ class FullTextClient:
 
     def fetch(self, work_id: str, pmcid: str | None, pdf_url: str | None) -> FullText:
         """JATS when there is a PMCID and Europe PMC has the article, else the PDF, else abstract-only."""
-        why = []
-        if pmcid:
-            data = self.jats(pmcid)
-            if data is None:
-                why.append("no JATS at Europe PMC")
-            else:
-                try:
-                    return FullText(parse_jats(data), "jats")
-                except JatsError as exc:
-                    why.append(f"JATS unreadable: {exc}")
+        why: list[str] = []
+        tries = [("jats", lambda: self.jats(pmcid or ""), parse_jats, JatsError, "no JATS at Europe PMC", b"<")] \
+            if pmcid else []
         if pdf_url:
-            data = self.pdf(work_id, pdf_url)
+            tries.append(("pdf", lambda: self.pdf(work_id, pdf_url), parse_pdf, PdfError,
+                          "open-access PDF not available", b"%PDF"))
+        for source, get, parse, error, absent, magic in tries:
+            data = get()
             if data is None:
-                why.append("open-access PDF not available")
-            elif not data.startswith(b"%PDF"):
-                why.append("open-access URL did not give a PDF")
+                why.append(absent)
+            elif not data.lstrip().startswith(magic):
+                why.append(f"the {source} URL did not give {source.upper()}")
             else:
                 try:
-                    return FullText(parse_pdf(data), "pdf")
-                except PdfError as exc:
-                    why.append(f"PDF unreadable: {exc}")
-        if not pmcid and not pdf_url:
-            why.append("no PMCID and no open-access PDF URL")
-        return FullText(None, None, "; ".join(why))
+                    return FullText(parse(data), source)
+                except error as exc:
+                    why.append(f"{source.upper()} unreadable: {exc}")
+        return FullText(None, None, "; ".join(why) or "no PMCID and no open-access PDF URL")
