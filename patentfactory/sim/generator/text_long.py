@@ -140,10 +140,10 @@ def paper_body(seed: int, words: dict[str, list[str]] | None, cls: int) -> list[
     s = w["subject"][0]
     out = []
     for title, pool in _PAPER.items():
-        paras = _paragraphs(w, s, r, pool, r.randint(2, 4), (3, 4))
+        paras = _paragraphs(w, s, r, pool, r.randint(4, 7), (3, 5))
         subs = []
         if title == "Materials and Methods":
-            subs = [{"title": sub, "paragraphs": _paragraphs(w, s, r, pool, r.randint(1, 2), (3, 4)),
+            subs = [{"title": sub, "paragraphs": _paragraphs(w, s, r, pool, r.randint(2, 4), (3, 5)),
                      "subsections": []} for sub in ("Fabrication", "Measurements")]
         out.append({"title": title, "paragraphs": paras, "subsections": subs})
     return out

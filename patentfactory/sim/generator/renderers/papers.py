@@ -91,7 +91,8 @@ def jats(world: World, paper: dict) -> bytes:
 
 
 def pdf(world: World, paper: dict) -> bytes:
-    """A journal-style PDF: title 16 pt bold, authors, 'Abstract', numbered headings 12/11 pt bold, body 10 pt."""
+    """A journal-style PDF: title 16 pt bold, authors, 'Abstract', numbered headings 12/11 pt bold, body 10 pt with
+    indented paragraphs (a paragraph may run across a page break)."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.pdfgen import canvas
 
@@ -109,22 +110,23 @@ def pdf(world: World, paper: dict) -> bytes:
     c = canvas.Canvas(buf, pagesize=(W, H), invariant=1, pageCompression=1)
     y = H - M
     for font, text, size in blocks:
+        indent = 12.0 if font == "Times-Roman" and size == 10 else 0.0  # a body paragraph's first line is indented
         lines, cur = [], ""
         for word in text.split():
             trial = f"{cur} {word}".strip()
-            if stringWidth(trial, font, size) <= W - 2 * M:
+            if stringWidth(trial, font, size) <= W - 2 * M - (indent if not lines else 0.0):
                 cur = trial
             else:
                 lines.append(cur)
                 cur = word
         lines.append(cur)
         y -= size * 0.8
-        for line in lines:
+        for k, line in enumerate(lines):
             if y < M:
                 c.showPage()
                 y = H - M
             c.setFont(font, size)
-            c.drawString(M, y, line)
+            c.drawString(M + (indent if k == 0 else 0.0), y, line)
             y -= size * 1.25
     c.showPage()
     c.save()
