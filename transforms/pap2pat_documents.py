@@ -11,8 +11,10 @@ table keeps only each paragraph's nearest heading:
   * optionally (`group_examples`, off by default) a run of "Example N" headings with no EXAMPLES-like
     parent gets one (USPTO headings without paragraphs arrive as rows with null text, but other
     sources may have lost such a parent);
-  * metadata sections (cross-references, government support, sequence listings, …) are dropped when
-    the heading is within Levenshtein distance < 3 of the blacklist (SPEC), paragraphs included;
+  * metadata sections (cross-references, government support, sequence listings, …; in papers also
+    competing interests, author contributions, …) are dropped when the heading is within Levenshtein
+    distance < 3 of the blacklist (SPEC), paragraphs included; a few content headings that lie that close
+    (FINDINGS ~ FUNDING, PREFERENCES ~ REFERENCES) are named and kept;
   * nothing deeper than depth 3; deeper paper sections fold into their ancestor as "**title**" + text.
 Papers without full text get one "Abstract" section (flagged by the caller).
 """

@@ -3,7 +3,9 @@
 `ingest_semopenalex` looks up every inventor spelling of the warehouse's US applications on a
 SemOpenAlex SPARQL endpoint (batched, cached by query hash under `raw/semopenalex/sparql`, so a
 rerun sends nothing) and writes the authors' works as the `papers` table; a batch the endpoint
-keeps failing becomes a `rejects` row and the run goes on. `publish_pap2pat` reads the warehouse
+keeps failing becomes a `rejects` row and the run goes on. The works that match a patent get their full
+text in `sections` (sources/paper_fulltext: PMC JATS, else the open-access PDF; cached under
+`raw/semopenalex/fulltext`); the others stay abstract-only, counted by reason. `publish_pap2pat` reads the warehouse
 only: it matches (transforms/matching), builds both documents with outlines
 (transforms/pap2pat_documents, transforms/outlines), splits (transforms/tasks/pap2pat) and publishes
 `pap2pat/<version>/pairs/<split>.parquet`; with `json_out` it also writes the original's per-pair
