@@ -31,7 +31,8 @@ def ingest_semopenalex_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")]
                            app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",
                            fulltext_via: Annotated[str | None, typer.Option(
                                "--fulltext-via", help="replica base URL serving the papers' JATS and PDFs "
-                                                      "(default: Europe PMC and the open-access PDF links)")] = None) -> None:
+                                                      "(default: Europe PMC and the open-access PDF links)")] = None,
+                           ) -> None:
     """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing),
     the matched works with their full text (PMC JATS, else the open-access PDF)."""
     from patentfactory.stages.build_pap2pat import ingest_semopenalex

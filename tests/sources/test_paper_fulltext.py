@@ -118,7 +118,8 @@ def served(world, tmp_path_factory):
 
 
 def _by_form(world, form: str) -> dict:
-    return next(p for p in world.papers if fulltext_form(p["work_id"], p["license"]) == form and p.get("inv") is not None)
+    return next(p for p in world.papers
+                if fulltext_form(p["work_id"], p["license"]) == form and p.get("inv") is not None)
 
 
 def test_generated_jats_and_pdf_give_the_paper_body(world):

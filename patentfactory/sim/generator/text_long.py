@@ -16,7 +16,7 @@ from .text import _words, an, gerund, third
 
 _DETAIL = (
     "The {c0} may be formed of {m0} or {m1}, and its thickness may be selected according to the {o0} to be handled.",
-    "In some embodiments, the {c0} is coupled to the {c1} through a {c2}, so that the {o1} passes from one to the other.",
+    "In some embodiments, the {c0} is coupled to the {c1} through a {c2}, so that the {o1} passes between them.",
     "The {c1} {a1s} the {o1} at a rate that depends on the load applied to the {c3}.",
     "When the {s} is switched on, the {c2} first {a0s} the {o0} and then signals the {c4}.",
     "A controller may monitor the {c5} and adjust the {c1} so as to keep the {o2} within a predetermined range.",
@@ -43,7 +43,7 @@ _BACKGROUND = (
 )
 _SUMMARY = (
     "According to one aspect, a {s} comprises a {c0}, a {c1} and a {c2}, the {c2} being controlled by the {c1}.",
-    "According to another aspect, a method of {a0g} {o0} comprises feeding the {o0} to the {c0} and monitoring the {c1}.",
+    "According to another aspect, a method of {a0g} {o0} comprises feeding the {o0} to the {c0} and checking the {c1}.",
     "In embodiments, the {c0} comprises {m0} and the {c1} comprises {m1}.",
     "The {s} may further comprise a {c5} that {a2s} the {o2}.",
 )

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 OPEN = {"cc-by", "cc0", "public-domain", "cc-by-nc"}
 EPOCH = date(1970, 1, 1)
-LICENCE_URL = {"cc-by": "http://creativecommons.org/licenses/by/4.0/", "cc0": "http://creativecommons.org/publicdomain/zero/1.0/",
+LICENCE_URL = {"cc-by": "http://creativecommons.org/licenses/by/4.0/",
+               "cc0": "http://creativecommons.org/publicdomain/zero/1.0/",
                "public-domain": "http://creativecommons.org/publicdomain/mark/1.0/",
                "cc-by-nc": "http://creativecommons.org/licenses/by-nc/4.0/"}
 MML = 'xmlns:mml="http://www.w3.org/1998/Math/MathML"'
@@ -99,7 +100,8 @@ def pdf(world: World, paper: dict) -> bytes:
     W, H, M = 595.0, 842.0, 60.0
     blocks: list[tuple[str, str, float]] = [("Times-Bold", paper["title"], 16),
                                             ("Times-Roman", ", ".join(a["name"] for a in paper["authors"]), 11),
-                                            ("Times-Bold", "Abstract", 12), ("Times-Roman", paper.get("abstract") or "", 10)]
+                                            ("Times-Bold", "Abstract", 12),
+                                            ("Times-Roman", paper.get("abstract") or "", 10)]
     for k, sec in enumerate(body_of(world, paper), 1):
         blocks.append(("Times-Bold", f"{k} {sec['title']}", 12))
         blocks += [("Times-Roman", p, 10) for p in sec["paragraphs"]]
