@@ -12,11 +12,12 @@ from transforms.tasks.pap2pat import SplitParams
 
 
 @task(name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
-def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams) -> dict:
+def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams, fulltext_via: str | None = None) -> dict:
     """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
     from patentfactory.config import Settings
 
-    stats = ingest_semopenalex(data_dir, endpoint or Settings.load().upstreams.sparql_endpoint, params)
+    stats = ingest_semopenalex(data_dir, endpoint or Settings.load().upstreams.sparql_endpoint, params,
+                               fulltext_via=fulltext_via)
     log_counts("ingest-semopenalex", records_in=stats["names"], records_out=stats["papers"], rejected=stats["rejects"],
                unit="inventor names -> papers", queries=stats["queries"], cache_hits=stats["cache_hits"])
     return stats
@@ -36,9 +37,10 @@ def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, j
 @flow(name="build-pap2pat")
 def build_pap2pat(data_dir: str = "data", out: str = "data/published", endpoint: str | None = None,
                   seed: int = 1337, app_from: str = "2005-01-01", app_to: str = "2024-04-30", json_out: bool = False,
-                  allow_drop: bool = False, allow_drift: bool = False) -> dict:
+                  allow_drop: bool = False, allow_drift: bool = False, fulltext_via: str | None = None) -> dict:
+    """`fulltext_via`: base URL of the replica serving the papers' full texts (None: Europe PMC and PDF links)."""
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
                            split=SplitParams(seed=seed))
-    ingest = ingest_task(data_dir, endpoint, params)
+    ingest = ingest_task(data_dir, endpoint, params, fulltext_via)
     pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

@@ -93,10 +93,12 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
     if faults:
         log.warning("replica faults injected: %s", injected)
     quads = sorted(str(p) for p in (Path(world) / "semopenalex").glob("*.nq"))
-    with sparql_replica(quads) as sparql:  # SemOpenAlex is a SPARQL service: a real triple store stands in
+    # SemOpenAlex is a SPARQL service: a real triple store stands in; the HTTP replica serves the papers' full texts
+    with sparql_replica(quads) as sparql, Replica(world) as papers:
         log.info("SPARQL replica of %s at %s", world, sparql)
         pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
-                                                   allow_drift=allow_drift, return_state=True), failed, deferred)
+                                                   allow_drift=allow_drift, fulltext_via=papers.base_url,
+                                                   return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
             "faults_injected": injected}
 

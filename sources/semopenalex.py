@@ -45,7 +45,7 @@ AUTHORS_QUERY = PREFIXES + """SELECT ?q ?author WHERE {{
   VALUES ?q {{ {values} }}
   {{ ?author foaf:name ?q }} UNION {{ ?author dbo:alternativeName ?q }}
 }}"""
-WORKS_QUERY = PREFIXES + """SELECT ?work ?title ?abstract ?date ?doi ?license ?oa_url ?author ?author_name
+WORKS_QUERY = PREFIXES + """SELECT ?work ?title ?abstract ?date ?doi ?license ?oa_url ?pmcid ?author ?author_name
        ?alt_name ?position WHERE {{
   VALUES ?seed {{ {values} }}
   ?work dcterms:creator ?seed ; dcterms:title ?title ; dcterms:creator ?author .
@@ -57,6 +57,7 @@ WORKS_QUERY = PREFIXES + """SELECT ?work ?title ?abstract ?date ?doi ?license ?o
   OPTIONAL {{ ?work soa:hasBestOaLocation ?best .
              OPTIONAL {{ ?best soa:pdfUrl ?pdf }} OPTIONAL {{ ?best fabio:hasURL ?url }}
              BIND(COALESCE(?pdf, ?url) AS ?oa_url) }}
+  OPTIONAL {{ ?work fabio:hasPubMedCentralId ?pmcid }}
   OPTIONAL {{ ?author dbo:alternativeName ?alt_name }}
   OPTIONAL {{ ?work soa:hasAuthorPosition ?ap . ?ap soa:hasAuthor ?author ; soa:position ?position }}
 }}"""
@@ -105,6 +106,15 @@ def _doi(value: str | None) -> str | None:
     return low or None
 
 
+def _pmcid(value: str | None) -> str | None:
+    """'PMC5815332' from 'PMC5815332', '5815332' or a PMC article URL; None when there is none."""
+    if not value:
+        return None
+    tail = value.strip().rstrip("/").rsplit("/", 1)[-1].upper()
+    digits = tail.removeprefix("PMC")
+    return f"PMC{digits}" if digits.isdigit() else None
+
+
 def _value(binding: dict, var: str) -> str | None:
     cell = binding.get(var)
     return cell.get("value") if isinstance(cell, dict) else None
@@ -118,6 +128,7 @@ class _Work:
     doi: str | None = None
     licences: set[str] = field(default_factory=set)
     oa_url: str | None = None
+    pmcid: str | None = None
     authors: dict[str, dict] = field(default_factory=dict)
 
 
@@ -133,6 +144,7 @@ def _absorb(works: dict[str, _Work], b: dict) -> None:
         w.pub_date = date.fromisoformat(raw_date[:10])
     w.doi = w.doi or _doi(_value(b, "doi"))
     w.oa_url = w.oa_url or _value(b, "oa_url")
+    w.pmcid = w.pmcid or _pmcid(_value(b, "pmcid"))
     lic = normalise_licence(_value(b, "license"))
     if lic:
         w.licences.add(lic)
@@ -154,10 +166,12 @@ def _row(work_id: str, w: _Work) -> dict:
             "license": licence, "sections": None}
 
 
-def parse_sparql_results(data: bytes, source_file: str = "", oa_urls: dict[str, str] | None = None) -> ParseResult:
+def parse_sparql_results(data: bytes, source_file: str = "", oa_urls: dict[str, str] | None = None,
+                         pmcids: dict[str, str] | None = None) -> ParseResult:
     """SPARQL JSON results of the works query -> `papers` rows (one per work); bad bindings -> rejects.
 
-    `oa_urls`, when given, is filled with work id -> best open-access URL (not a `papers` column)."""
+    `oa_urls` / `pmcids`, when given, are filled with work id -> best open-access URL / PubMed Central id
+    (not `papers` columns: the full-text step reads them)."""
     out = ParseResult()
     try:
         doc = json.loads(data)
@@ -177,6 +191,8 @@ def parse_sparql_results(data: bytes, source_file: str = "", oa_urls: dict[str, 
         out.add("papers", _row(work_id, works[work_id]))
         if oa_urls is not None and works[work_id].oa_url:
             oa_urls[work_id] = works[work_id].oa_url
+        if pmcids is not None and works[work_id].pmcid:
+            pmcids[work_id] = works[work_id].pmcid
     return out
 
 
@@ -198,6 +214,7 @@ class SemOpenAlexClient:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.stats: dict[str, int] = defaultdict(int)
         self.oa_urls: dict[str, str] = {}
+        self.pmcids: dict[str, str] = {}
         self._lock = threading.Lock()  # steps may run in threads (stages.build_pap2pat): exact counters
 
     def _count(self, key: str) -> None:
@@ -287,7 +304,7 @@ class SemOpenAlexClient:
             out = ParseResult()
             out.reject(SOURCE, self.endpoint, f"author {batch[0]}", "empty answer where works were expected", body)
             return out
-        return parse_sparql_results(body, self.endpoint, self.oa_urls)
+        return parse_sparql_results(body, self.endpoint, self.oa_urls, self.pmcids)
 
     def fetch_papers_by_names(self, names: Iterable[str]) -> ParseResult:
         """Names -> authors -> works: the whole candidate pull for a set of inventor name variants."""

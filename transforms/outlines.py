@@ -1,14 +1,19 @@
 """Pap2Pat outlines: per-section bullet lists at four levels of detail, plus the markdown renderings.
 
-A section with text gets n = max(1, floor(num_characters / c)) bullets with c = 500 (long), 1000
-(medium), 2000 (short), none without text; `empty` keeps the headings only. SPEC writes ceil(num_characters / c),
-but the original's released files follow the floor rule: in its golden example (W2145591944-US20170022510)
-the sections of 83, 417, 1013 and 6772 characters have 1/1/1, 1/1/1, 2/1/1 and 13/6/3 bullets, which floor
-with a minimum of 1 reproduces and neither ceil (3/2/1, 14/7/4) nor round (14/7/3) does. `rounding="ceil"`
-keeps SPEC's literal rule. The paper's bullets were written by an LLM; ours are
-extractive and deterministic: the section's sentences are cut into n chunks of about equal length
-and each chunk contributes its most central sentence. The bullet writer is a plain function
-(paragraphs, n) -> bullets, so a model-based writer can replace it without touching the rest.
+A section with text gets n = max(1, ceil(num_characters / c)) bullets with c = 500 (long), 1000 (medium),
+2000 (short), none without text; `empty` keeps the headings only. ceil is SPEC's rule and the default;
+`rounding="floor"` reproduces the original's released files instead (its golden example
+W2145591944-US20170022510 has sections of 83, 417, 1013 and 6772 characters with 1/1/1, 1/1/1, 2/1/1 and
+13/6/3 bullets, which max(1, floor) gives and ceil, 3/2/1 and 14/7/4, does not).
+
+Bullets summarise, they never copy: the paper's bullets are short phrases written by an LLM ("amplify DNA
+fragments", 5.4 ± 2.3 words). The offline writer here is deterministic and needs no model: the span is
+cut into n parts of about equal length, candidate key phrases are the runs of content words between
+stop words and punctuation (RAKE), scored by how often their words occur in the section, and each part
+gets its most salient unused phrase behind a verb cue ("describe sensor housing"), plus a second phrase
+when the first is short. A writer is any function (paragraphs, n) -> bullets (`BulletWriter`); whatever
+it returns goes through `guard_bullets`, which cuts a bullet at its first run of COPY_WORDS words that
+appears verbatim in the patent, so no writer, model-based or not, can leak the target.
 `num_characters` is len("\\n\\n".join(paragraphs)), as in the golden example.
 """
 from __future__ import annotations
@@ -16,19 +21,49 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 BulletWriter = Callable[[list[str], int], list[str]]
 LEVELS: Mapping[str, int] = {"long": 500, "medium": 1000, "short": 2000}
 ROUNDINGS = ("ceil", "floor")
-# abbreviations after which a period does not end a sentence ("FIG. 1", "M. haemolytica", "No. 14")
-_ABBREV = re.compile(r"(?:\b(?:FIGS?|Fig|No|Nos|Ser|al|e\.g|i\.e|etc|vs|approx|ca|Dr|Mr|Ms|Prof|Ex|Eq|Ref|U\.S"
-                     r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)"
-                     r"|\b[A-Z])\.$")
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[“\"])")
-_WORD = re.compile(r"[a-z][a-z0-9]+")
-_STOP = frozenset("the a an of and or to in for on with by as is are be was were that this which it its at from "
-                  "may can each such said wherein thereof further also more than into".split())
+COPY_WORDS = 6  # SPEC: no bullet of 6 or more words appears verbatim in the patent
+MAX_PHRASE_WORDS = 4
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*|\d+(?:[.,]\d+)*|[^\sA-Za-z0-9]")
+_NORM_WORD = re.compile(r"[a-z0-9]+")
+_SENTENCE = re.compile(r"[^.;:!?]+(?:[.;:!?]+|$)")
+_STOP = frozenset("""
+a about above according after again against all along also although am among an and another any are as at
+be because been before being below between both but by can could did do does done due during each either
+else etc even ever every for from further had has have having here herein hereby hereof hereto how however i
+if in into is it its itself just least less may might more most much must my near neither no nor not now of
+off on once one only onto or other others otherwise our out over own per rather said same several shall
+she should since so some such than that the their them then there thereby therefore therein thereof these
+they this those though through thus to too toward towards under until up upon us use used uses using very
+via was we were what when whenever where whereas wherein whether which while who whom whose why will with
+within without would yet you your
+comprise comprises comprising comprised include includes including included contain contains containing
+consist consists consisting configured arranged adapted provided provide provides providing disposed
+present invention disclosure embodiment embodiments example examples exemplary aspect aspects certain various
+respectively generally particularly preferably typically e.g i.e fig figs figure figures shown show shows
+described describe describes illustrated illustrate illustrates depicted depicts see also refer refers
+referred given made make makes well first second third non ser nos approx ca ml mg ug µl μl ul nm mm cm
+min hr hrs rpm wt vol sec
+""".split())
+# cue verbs: a phrase's sentence that holds one of these forms gets the verb, else "describe"
+_VERBS = {v: k for k, forms in {
+    "prepare": "prepared prepare prepares preparing", "measure": "measured measure measures measuring",
+    "connect": "connected connect connects connecting", "form": "formed form forms forming",
+    "detect": "detected detect detects detecting", "control": "controls controlled controlling",
+    "determine": "determined determine determines determining", "compare": "compared compare compares comparing",
+    "apply": "applied apply applies applying", "heat": "heated heating", "mix": "mixed mixing",
+    "transmit": "transmitted transmit transmits transmitting", "receive": "received receive receives receiving",
+    "store": "stored store stores storing", "generate": "generated generate generates generating",
+    "process": "processed processes processing", "test": "tested testing", "analyse": "analyzed analysed analyzing",
+    "amplify": "amplified amplify amplifying", "clone": "cloned cloning", "transform": "transformed transforming",
+    "treat": "treated treat treating", "coat": "coated coating", "cut": "cutting", "rotate": "rotated rotates rotating",
+    "select": "selected selects selecting", "calculate": "calculated calculates calculating",
+    "motivate": "need conventional drawback drawbacks problem problems", "define": "relates relate field",
+}.items() for v in forms.split()}
 
 
 def num_characters(paragraphs: list[str]) -> int:
@@ -36,10 +71,10 @@ def num_characters(paragraphs: list[str]) -> int:
     return len("\n\n".join(paragraphs))
 
 
-def bullet_count(n_chars: int, chars_per_bullet: int, rounding: str = "floor") -> int:
+def bullet_count(n_chars: int, chars_per_bullet: int, rounding: str = "ceil") -> int:
     """Bullets for a section of `n_chars` own characters: 0 without text, else at least 1.
 
-    `floor` (default) reproduces the released Pap2Pat files (max(1, n // c)); `ceil` is SPEC's wording."""
+    `ceil` (default) is SPEC's rule; `floor` reproduces the released Pap2Pat files (max(1, n // c))."""
     if rounding not in ROUNDINGS:
         raise ValueError(f"rounding must be one of {ROUNDINGS}, not {rounding!r}")
     if n_chars <= 0:
@@ -48,76 +83,161 @@ def bullet_count(n_chars: int, chars_per_bullet: int, rounding: str = "floor") -
     return max(1, n)
 
 
-def bullet_rule(rounding: str = "floor") -> str:
+def bullet_rule(rounding: str = "ceil") -> str:
     """The bullet budget in words, for the dataset card."""
     if rounding == "floor":
         return ("n = max(1, floor(chars / c)) per section with text (0 without), the rule that reproduces every "
-                "section of the original's golden example W2145591944-US20170022510 at every level (SPEC's "
-                "ceil(chars / c) would give 3/2/1 and 14/7/4 bullets where the release has 2/1/1 and 13/6/3)")
-    return "n = max(1, ceil(chars / c)) per section with text (0 without), SPEC's wording"
+                "section of the original's golden example W2145591944-US20170022510 (SPEC's ceil differs)")
+    return ("n = max(1, ceil(chars / c)) per section with text (0 without), SPEC's rule (the original's released "
+            "files follow floor: its golden example has 2/1/1 and 13/6/3 bullets where ceil gives 3/2/1 and 14/7/4)")
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a paragraph; a period after a known abbreviation or an initial does not split."""
-    out: list[str] = []
-    for piece in _BOUNDARY.split(text.strip()):
-        if out and _ABBREV.search(out[-1]):
-            out[-1] = f"{out[-1]} {piece}"
-        elif piece:
-            out.append(piece)
-    return out
+# ---------- the no-copy guard (any writer's output goes through it) ----------
+
+def words(text: str) -> list[str]:
+    """Lower-cased alphanumeric words: what 'verbatim' compares (punctuation and case ignored)."""
+    return _NORM_WORD.findall(text.lower())
 
 
-def _chunks(sentences: list[str], n: int) -> Iterator[list[str]]:
-    """n consecutive runs of sentences of about equal character length (fewer if sentences run out)."""
-    total = sum(len(s) for s in sentences)
-    run: list[str] = []
-    done, k = 0, 1
-    for s in sentences:
-        run.append(s)
-        done += len(s)
-        if done >= total * k / n and k < n:
-            yield run
-            run, k = [], k + 1
-    if run:
-        yield run
+def copy_index(texts: Iterable[str], k: int = COPY_WORDS) -> frozenset[tuple[str, ...]]:
+    """Every run of k consecutive words of the texts (the patent), for `copied_run`."""
+    out: set[tuple[str, ...]] = set()
+    for text in texts:
+        w = words(text)
+        out.update(tuple(w[i:i + k]) for i in range(len(w) - k + 1))
+    return frozenset(out)
 
 
-def extractive_bullets(paragraphs: list[str], n: int, max_chars: int = 160) -> list[str]:
-    """Default writer: per chunk, the sentence whose words are most frequent in the section (ties: earliest)."""
-    sentences = [s for p in paragraphs for s in split_sentences(p)]
-    if n <= 0 or not sentences:
+def copied_run(bullet: str, index: frozenset[tuple[str, ...]], k: int = COPY_WORDS) -> int | None:
+    """Word position where the bullet's first run of k words found in `index` starts; None when there is none."""
+    w = words(bullet)
+    return next((i for i in range(len(w) - k + 1) if tuple(w[i:i + k]) in index), None)
+
+
+def guard_bullets(bullets: list[str], index: frozenset[tuple[str, ...]], k: int = COPY_WORDS) -> tuple[list[str], int]:
+    """(bullets, how many were cut): a bullet holding a verbatim run of k patent words keeps only the words before
+    that run's last word, so no k-word run survives; a bullet cut to nothing is dropped."""
+    out, cut = [], 0
+    for b in bullets:
+        start = copied_run(b, index, k)
+        if start is None:
+            out.append(b)
+            continue
+        cut += 1
+        kept = b
+        while (s := copied_run(kept, index, k)) is not None:
+            kept = " ".join(kept.split()[:_raw_position(kept, s + k - 1)])
+        if kept.strip():
+            out.append(kept.strip())
+    return out, cut
+
+
+def _raw_position(text: str, word_no: int) -> int:
+    """Index in text.split() of the whitespace token that holds normalised word `word_no`."""
+    seen = 0
+    for i, tok in enumerate(text.split()):
+        seen += len(words(tok))
+        if seen > word_no:
+            return i
+    return len(text.split())
+
+
+# ---------- the offline writer: salient key phrases ----------
+
+def _phrases(text: str) -> Iterator[tuple[int, list[str], str | None]]:
+    """(char offset, words, cue verb of its sentence) of each candidate phrase: maximal runs of content words
+    between stop words, numbers and punctuation (RAKE)."""
+    for sent in _SENTENCE.finditer(text):
+        toks = list(_TOKEN.finditer(sent.group(0)))
+        verb = next((_VERBS[t.group(0).lower()] for t in toks if t.group(0).lower() in _VERBS), None)
+        run: list[str] = []
+        start = 0
+        for m in toks:
+            tok, low = m.group(0), m.group(0).lower()
+            if tok[0].isalpha() and low not in _STOP and len(low) > 1 and low not in _VERBS:
+                if not run:
+                    start = sent.start() + m.start()
+                run.append(tok)
+                continue
+            if run:
+                yield start, run, verb
+            run = []
+        if run:
+            yield start, run, verb
+
+
+def key_phrase_bullets(paragraphs: list[str], n: int) -> list[str]:
+    """Default writer: n bullets, one per equal-length part of the span, each its most salient unused key phrase."""
+    text = "\n\n".join(p for p in paragraphs if p)
+    if n <= 0 or not text.strip():
         return []
-    freq = Counter(w for s in sentences for w in _WORD.findall(s.lower()) if w not in _STOP)
+    cands = list(_phrases(text))
+    if not cands:
+        return []
+    freq = Counter(w.lower() for _, ws, _ in cands for w in ws)
 
-    def score(s: str) -> float:
-        words = [w for w in _WORD.findall(s.lower()) if w not in _STOP]
-        return sum(freq[w] for w in words) / (len(words) + 1)
+    def score(ws: list[str]) -> float:
+        low = [w.lower() for w in ws[:MAX_PHRASE_WORDS]]
+        return sum(freq[w] for w in low) / len(low) + min(len(low), 3)
 
+    parts: list[list[tuple[int, list[str], str | None]]] = [[] for _ in range(n)]
+    for off, ws, verb in cands:
+        parts[min(n - 1, off * n // max(1, len(text)))].append((off, ws, verb))
+    used: set[str] = set()
     bullets = []
-    for chunk in _chunks(sentences, min(n, len(sentences))):
-        best = max(chunk, key=score)  # max keeps the first of equal scores
-        bullets.append(_shorten(best.rstrip(" ."), max_chars))
+    for k in range(n):
+        pool = parts[k] or [c for part in parts for c in part]  # an empty part borrows from the whole span
+        ranked = sorted(pool, key=lambda c: (-score(c[1]), c[0]))
+        fresh = [c for c in ranked if _key(c[1]) not in used] or ranked
+        _, ws, verb = fresh[0]
+        used.add(_key(ws))
+        phrase = ws[:MAX_PHRASE_WORDS]
+        if len(phrase) < 3:
+            seen = {w.lower() for w in phrase}
+            extra = next((c for c in fresh[1:] if _key(c[1]) not in used and not seen & {w.lower() for w in c[1]}),
+                         None)
+            if extra is not None:
+                used.add(_key(extra[1]))
+                phrase = phrase + ["and"] + extra[1][:2]
+        bullets.append(" ".join([verb or "describe", *(_lower(w) for w in phrase)]))
     return bullets
 
 
-def _shorten(text: str, max_chars: int) -> str:
-    if len(text) <= max_chars:
-        return text
-    cut = text[:max_chars].rsplit(" ", 1)[0]
-    return cut + " …"
+def _key(ws: list[str]) -> str:
+    return " ".join(w.lower() for w in ws[:MAX_PHRASE_WORDS])
 
 
-def add_outlines(sections: list[dict], writer: BulletWriter = extractive_bullets,
-                 levels: Mapping[str, int] = LEVELS, rounding: str = "floor") -> list[dict]:
-    """New section dicts with `outline_<level>` lists and `num_characters`, in the golden key order."""
+def _lower(word: str) -> str:
+    """Lower case except acronyms and mixed-case names (DNA, lktCA, pBC)."""
+    return word if any(c.isupper() for c in word[1:]) or word.isupper() and len(word) > 1 else word.lower()
+
+
+# ---------- outlines over a section tree ----------
+
+def add_outlines(sections: list[dict], writer: BulletWriter = key_phrase_bullets,
+                 levels: Mapping[str, int] = LEVELS, rounding: str = "ceil",
+                 reference: Iterable[str] = (), counts: dict[str, int] | None = None) -> list[dict]:
+    """New section dicts with `outline_<level>` lists and `num_characters`, in the golden key order.
+
+    Every bullet passes `guard_bullets` against the sections' own text plus `reference` (claims, abstract, title
+    of the same patent); `counts` (if given) gets `bullets_<level>`, `bullets_cut_by_copy_guard` and `bullet_words`."""
+    index = copy_index([*(p for _, s in iter_sections(sections) for p in s["paragraphs"]), *reference])
+    return _add(sections, writer, levels, rounding, index, counts if counts is not None else {})
+
+
+def _add(sections: list[dict], writer: BulletWriter, levels: Mapping[str, int], rounding: str,
+         index: frozenset, counts: dict[str, int]) -> list[dict]:
     out = []
     for sec in sections:
         n_chars = num_characters(sec["paragraphs"])
         new = {"title": sec["title"], "paragraphs": list(sec["paragraphs"]),
-               "subsections": add_outlines(sec["subsections"], writer, levels, rounding)}
+               "subsections": _add(sec["subsections"], writer, levels, rounding, index, counts)}
         for k, (name, chars) in enumerate(levels.items()):
-            new[f"outline_{name}"] = writer(new["paragraphs"], bullet_count(n_chars, chars, rounding))
+            bullets, cut = guard_bullets(writer(new["paragraphs"], bullet_count(n_chars, chars, rounding)), index)
+            new[f"outline_{name}"] = bullets
+            counts[f"bullets_{name}"] = counts.get(f"bullets_{name}", 0) + len(bullets)
+            counts["bullets_cut_by_copy_guard"] = counts.get("bullets_cut_by_copy_guard", 0) + cut
+            counts["bullet_words"] = counts.get("bullet_words", 0) + sum(len(b.split()) for b in bullets)
             if k == 0:
                 new["num_characters"] = n_chars
         out.append(new)
@@ -128,7 +248,7 @@ def iter_sections(sections: list[dict], level: int = 1) -> Iterator[tuple[int, d
     """(depth, section) in document order, depth 1 for the top."""
     for sec in sections:
         yield level, sec
-        yield from iter_sections(sec["subsections"], level + 1)
+        yield from iter_sections(sec.get("subsections") or [], level + 1)
 
 
 def render_outline(sections: list[dict], level: str) -> str:

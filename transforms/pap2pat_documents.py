@@ -11,8 +11,10 @@ table keeps only each paragraph's nearest heading:
   * optionally (`group_examples`, off by default) a run of "Example N" headings with no EXAMPLES-like
     parent gets one (USPTO headings without paragraphs arrive as rows with null text, but other
     sources may have lost such a parent);
-  * metadata sections (cross-references, government support, sequence listings, …) are dropped when
-    the heading is within Levenshtein distance < 3 of the blacklist (SPEC), paragraphs included;
+  * metadata sections (cross-references, government support, sequence listings, …; in papers also
+    competing interests, author contributions, …) are dropped when the heading is within Levenshtein
+    distance < 3 of the blacklist (SPEC), paragraphs included; a few content headings that lie that close
+    (FINDINGS ~ FUNDING, PREFERENCES ~ REFERENCES) are named and kept;
   * nothing deeper than depth 3; deeper paper sections fold into their ancestor as "**title**" + text.
 Papers without full text get one "Abstract" section (flagged by the caller).
 """
@@ -24,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from transforms.outlines import LEVELS, BulletWriter, add_outlines, extractive_bullets
+from transforms.outlines import LEVELS, BulletWriter, add_outlines, key_phrase_bullets
 
 WORK_IRI = "https://semopenalex.org/work/"
 ROOT_TITLE = "DESCRIPTION"
@@ -43,7 +45,13 @@ METADATA_HEADINGS: tuple[str, ...] = (
     'REFERENCE TO A "SEQUENCE LISTING," A TABLE, OR A COMPUTER PROGRAM LISTING APPENDIX SUBMITTED ON COMPACT DISC',
     'REFERENCE TO A "SEQUENCE LISTING," A TABLE, OR A COMPUTER PROGRAM LISTING APPENDIX SUBMITTED AS AN ASCII FILE',
     "INCORPORATION-BY-REFERENCE OF MATERIAL SUBMITTED ELECTRONICALLY",
+    # papers' back matter (JATS <sec>s and PDF headings)
+    "COMPETING INTERESTS", "CONFLICT OF INTEREST", "CONFLICTS OF INTEREST", "AUTHORS' CONTRIBUTIONS",
+    "AUTHOR CONTRIBUTIONS", "SUPPLEMENTARY MATERIAL", "SUPPLEMENTARY INFORMATION", "PRE-PUBLICATION HISTORY",
+    "DATA AVAILABILITY", "DATA AVAILABILITY STATEMENT", "ETHICS STATEMENT",
 )
+# content headings within distance < 3 of a blacklisted one (FINDINGS ~ FUNDING, PREFERENCES ~ REFERENCES): kept
+CONTENT_HEADINGS: tuple[str, ...] = ("FINDINGS", "PREFERENCES", "INFERENCES", "FINDING", "PREFERENCE")
 _EXAMPLE = re.compile(r"^(?:comparative |reference |working |synthesis |preparation )?example\s*(?:no\.?\s*)?[0-9ivx]+\b",
                       re.I)
 _EXAMPLES_PARENT = re.compile(r"^(?:working |experimental )?examples?$|^experimental(?: section| results)?$", re.I)
@@ -56,10 +64,11 @@ _NOT_WORD = re.compile(r"[^a-z0-9 ]+")
 class DocumentParams:
     """Rules of the document builder (SPEC defaults; distance is a strict upper bound)."""
     blacklist: tuple[str, ...] = METADATA_HEADINGS
+    keep: tuple[str, ...] = CONTENT_HEADINGS
     max_distance: int = 3
     max_depth: int = 3
     group_examples: bool = False
-    rounding: str = "floor"  # the original's released outlines (transforms.outlines); "ceil" = SPEC's wording
+    rounding: str = "ceil"  # SPEC; "floor" reproduces the original's released bullet counts (transforms.outlines)
     levels: tuple[tuple[str, int], ...] = tuple(LEVELS.items())
 
 
@@ -69,7 +78,9 @@ class DocumentStats:
     metadata_sections_dropped: int = 0
     examples_parents_added: int = 0
     papers_without_fulltext: int = 0
+    paper_metadata_sections_dropped: int = 0
     dropped_headings: dict[str, int] = field(default_factory=dict)
+    outlines: dict[str, int] = field(default_factory=dict)  # bullets per level, bullets cut by the copy guard
 
 
 # ---------- headings ----------
@@ -95,8 +106,11 @@ def _norm_heading(title: str) -> str:
 
 
 def is_metadata_heading(title: str, params: DocumentParams = DocumentParams()) -> bool:
-    """True when the heading is within edit distance < max_distance of a blacklisted heading."""
+    """True when the heading is within edit distance < max_distance of a blacklisted heading (and is not itself
+    one of the known content headings that happen to lie that close, e.g. FINDINGS ~ FUNDING)."""
     t = _norm_heading(title)
+    if any(t == _norm_heading(k) for k in params.keep):
+        return False
     return any(levenshtein(t, _norm_heading(b), params.max_distance - 1) < params.max_distance
                for b in params.blacklist)
 
@@ -187,17 +201,21 @@ def inventor_names(inventors: Sequence[dict] | None) -> list[str]:
 
 
 def patent_document(pub: dict, paragraphs: Iterable[tuple[str | None, str]], claims: Sequence[tuple[int, str]],
-                    params: DocumentParams = DocumentParams(), writer: BulletWriter = extractive_bullets,
+                    params: DocumentParams = DocumentParams(), writer: BulletWriter = key_phrase_bullets,
                     stats: DocumentStats | None = None) -> dict:
     """One `patent.json`: id (CC+number), inventors, title, filing date, abstract, sections + outlines, claims."""
     app_date = pub.get("app_date")
+    stats = stats if stats is not None else DocumentStats()
     sections = patent_sections(paragraphs, params, stats)
+    claim_texts = numbered_claims(claims)
     return {"id": f"{pub['country']}{pub['doc_number']}", "authors": inventor_names(pub.get("inventors")),
             "title": pub.get("title") or "",
             "date": f"{app_date.isoformat()} 00:00:00" if isinstance(app_date, date) else None,
             "abstract": pub.get("abstract") or "",
-            "sections": add_outlines(sections, writer, dict(params.levels), params.rounding),
-            "claims": numbered_claims(claims)}
+            "sections": add_outlines(sections, writer, dict(params.levels), params.rounding,
+                                     reference=[*claim_texts, pub.get("abstract") or "", pub.get("title") or ""],
+                                     counts=stats.outlines),
+            "claims": claim_texts}
 
 
 # ---------- paper ----------
@@ -230,12 +248,25 @@ def paper_sections(paper: dict, params: DocumentParams = DocumentParams(),
     except ValueError:
         parsed = None
     sections = limit_depth(parsed, params.max_depth) if isinstance(parsed, list) else []
+    sections = _drop_metadata(sections, params, stats)
     if sections:
         return sections, True
     if stats is not None:
         stats.papers_without_fulltext += 1
     abstract = (paper.get("abstract") or "").strip()
     return ([{"title": "Abstract", "paragraphs": [abstract], "subsections": []}] if abstract else []), False
+
+
+def _drop_metadata(sections: list[dict], params: DocumentParams, stats: DocumentStats | None) -> list[dict]:
+    """Paper sections without back matter (competing interests, funding, ...), by the same heading rule."""
+    out = []
+    for sec in sections:
+        if is_metadata_heading(sec["title"], params):
+            if stats is not None:
+                stats.paper_metadata_sections_dropped += 1
+            continue
+        out.append({**sec, "subsections": _drop_metadata(sec["subsections"], params, stats)})
+    return out
 
 
 def paper_document(paper: dict, params: DocumentParams = DocumentParams(),

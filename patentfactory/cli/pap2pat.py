@@ -28,13 +28,18 @@ def _params(app_from: str, app_to: str, seed: int):
 def ingest_semopenalex_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
                            endpoint: Annotated[str | None, typer.Option(help="SPARQL endpoint (default: settings)")] = None,
                            app_from: Annotated[str, typer.Option("--from", help="first filing day")] = "2005-01-01",
-                           app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30") -> None:
-    """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing)."""
+                           app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",
+                           fulltext_via: Annotated[str | None, typer.Option(
+                               "--fulltext-via", help="replica base URL serving the papers' JATS and PDFs "
+                                                      "(default: Europe PMC and the open-access PDF links)")] = None,
+                           ) -> None:
+    """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing),
+    the matched works with their full text (PMC JATS, else the open-access PDF)."""
     from patentfactory.stages.build_pap2pat import ingest_semopenalex
     from patentfactory.config import Settings
 
     url = endpoint or Settings.load().upstreams.sparql_endpoint
-    out.print(ingest_semopenalex(data_dir, url, _params(app_from, app_to, 1337)))
+    out.print(ingest_semopenalex(data_dir, url, _params(app_from, app_to, 1337), fulltext_via=fulltext_via))
 
 
 @build_app.command("pap2pat")

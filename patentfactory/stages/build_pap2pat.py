@@ -3,7 +3,9 @@
 `ingest_semopenalex` looks up every inventor spelling of the warehouse's US applications on a
 SemOpenAlex SPARQL endpoint (batched, cached by query hash under `raw/semopenalex/sparql`, so a
 rerun sends nothing) and writes the authors' works as the `papers` table; a batch the endpoint
-keeps failing becomes a `rejects` row and the run goes on. `publish_pap2pat` reads the warehouse
+keeps failing becomes a `rejects` row and the run goes on. The works that match a patent get their full
+text in `sections` (sources/paper_fulltext: PMC JATS, else the open-access PDF; cached under
+`raw/semopenalex/fulltext`); the others stay abstract-only, counted by reason. `publish_pap2pat` reads the warehouse
 only: it matches (transforms/matching), builds both documents with outlines
 (transforms/pap2pat_documents, transforms/outlines), splits (transforms/tasks/pap2pat) and publishes
 `pap2pat/<version>/pairs/<split>.parquet`; with `json_out` it also writes the original's per-pair
@@ -25,10 +27,11 @@ import polars as pl
 import pyarrow as pa
 
 from schemas import PAPERS, REJECTS
+from sources.paper_fulltext import FullTextClient
 from sources.records import ParseResult
 from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
 from transforms.matching import MatchParams, inventor_query_names, match_pairs
-from transforms.outlines import BulletWriter, bullet_rule, render_fulltext, render_outline
+from transforms.outlines import BulletWriter, render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
@@ -41,6 +44,7 @@ from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
 from patentfactory.stages import llm_routes
+from patentfactory.stages.pap2pat_card import baseline_scores, card_sections
 
 log = logging.getLogger(__name__)
 SOURCE = "semopenalex"
@@ -84,6 +88,12 @@ def _item(endpoint: str) -> str:
     """One warehouse part per service: every ingest looks up all applications again (answers cached), so
     the part is replaced, and a replica on a new port each night does not add parts."""
     return "sparql_" + hashlib.sha256(service_name(endpoint).encode()).hexdigest()[:12]
+
+
+def stable_endpoint(endpoint: str) -> str:
+    """The endpoint as the card records it: the URL of a live service, a fixed name for the local replica (it
+    listens on a new port every run, and the card must not change with it)."""
+    return "local SPARQL replica (oxigraph)" if service_name(endpoint) == "replica" else endpoint
 
 
 def _in_order(fn: Callable[[T], R], items: list[T], concurrency: int) -> list[R | SparqlError]:
@@ -130,10 +140,38 @@ def fetch_candidate_papers(client: SemOpenAlexClient, names: list[str], step: in
     return out
 
 
+def add_fulltexts(apps: pl.DataFrame, rows: list[dict], client: SemOpenAlexClient, fulltext: FullTextClient,
+                  params: Pap2PatParams) -> dict:
+    """Fill `sections` (JSON) of the works that match a patent, from PMC JATS or the open-access PDF.
+
+    Only matched works are fetched (the pairs are decided on metadata alone, so matching here and again at
+    publish gives the same pairs); a work without a full text keeps `sections` null and is counted by reason."""
+    if not rows:
+        return {"matched_works": 0}
+    papers = pl.from_arrow(PAPERS.from_pylist(rows))
+    assert isinstance(papers, pl.DataFrame)
+    matched = set(match_pairs(apps.lazy(), papers.lazy(), params.match).collect()["work_id"].to_list())
+    stats: dict = {"matched_works": len(matched), "jats": 0, "pdf": 0, "abstract_only": 0, "why_abstract_only": {}}
+    for row in rows:
+        if row["work_id"] not in matched:
+            continue
+        got = fulltext.fetch(row["work_id"], client.pmcids.get(row["work_id"]), client.oa_urls.get(row["work_id"]))
+        if got.sections is None:
+            stats["abstract_only"] += 1
+            stats["why_abstract_only"][got.why] = stats["why_abstract_only"].get(got.why, 0) + 1
+            continue
+        stats[got.source] += 1
+        row["sections"] = json.dumps(got.sections, ensure_ascii=False)
+    log.info("full texts: %s; traffic %s", stats, dict(fulltext.stats))  # traffic varies run to run: not in the card
+    return stats
+
+
 @within_budget("ingest-semopenalex")
 def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParams = Pap2PatParams(),
-                       client: SemOpenAlexClient | None = None) -> dict:
-    """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`). Returns stats."""
+                       client: SemOpenAlexClient | None = None, fulltext_via: str | None = None,
+                       fulltext: FullTextClient | None = None) -> dict:
+    """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`), the matched ones
+    with their full text (`fulltext_via`: the replica's base URL; None: Europe PMC and the PDF links). Stats."""
     stores = stores_for(data_dir)
     apps = read_applications(data_dir, params)
     names = inventor_query_names(apps.lazy(), params.match.min_inventors).collect()["q"].to_list()
@@ -142,14 +180,19 @@ def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParam
         client = SemOpenAlexClient(endpoint, cache_dir=cache)
     res = fetch_candidate_papers(client, names, concurrency=Settings.load().sparql_concurrency)
     item = _item(client.endpoint)
-    papers = PAPERS.from_pylist(sorted(res.rows.get("papers", []), key=lambda r: r["work_id"]))
+    rows = sorted(res.rows.get("papers", []), key=lambda r: r["work_id"])
+    if fulltext is None:
+        cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "fulltext"
+        fulltext = FullTextClient(fulltext_via, cache_dir=cache)
+    texts = add_fulltexts(apps, rows, client, fulltext, params)
+    papers = PAPERS.from_pylist(rows)
     blob = parquet_bytes(papers)
     stores.warehouse.write_part("papers", item, papers)
     stores.warehouse.write_part("rejects", f"{item}.rejects", REJECTS.from_pylist(res.rejects))
     stores.ledger.record_fetch(SOURCE, item, blob.sha256, len(blob.data))
     stores.ledger.record_parse(SOURCE, item, PARSER_VERSION, papers.num_rows, len(res.rejects))
-    stats = {"endpoint": client.endpoint, "applications": apps.height, "names": len(names),
-             "papers": papers.num_rows, "rejects": len(res.rejects),
+    stats = {"endpoint": stable_endpoint(client.endpoint), "applications": apps.height, "names": len(names),
+             "papers": papers.num_rows, "rejects": len(res.rejects), "fulltext": texts,
              **{k: client.stats.get(k, 0) for k in ("queries", "cache_hits", "retries", "splits")}}
     log.info("semopenalex: %s", stats)
     return stats
@@ -218,33 +261,6 @@ def _stable(value: float | int | None, digits: int = 9) -> float | int | None:
     return round(value, digits) if isinstance(value, float) else value
 
 
-def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> dict[str, str]:
-    m, s = params.match, params.split
-    return {
-        "Provenance": (f"US pre-grant publications filed {params.app_from}..{params.app_to} with >= "
-                       f"{m.min_inventors} inventors (USPTO bulk XML) matched to SemOpenAlex works found through "
-                       f"the inventors' names at `{ingest.get('endpoint', 'the configured endpoint')}`."),
-        "Matching": (f"author overlap >= {m.min_author_overlap}; paper date within -{m.days_before}..+{m.days_after} "
-                     f"days of filing; IDF title/abstract overlap min >= {m.min_normalised}, max >= "
-                     f"{m.max_normalised}; {m.scores_to_win} of 4 scores beat every competitor by {m.margin_min} "
-                     f"(min) / {m.margin_max} (max); one pair per patent and per paper; licences {list(m.licences)}."),
-        "Documents": ("Golden `patent.json`/`paper.json` structure as nested columns `patent` and `paper`; headings "
-                      "levelled by rules (ALL-CAPS top, mixed-case below, 'Example N' under EXAMPLES); metadata "
-                      f"sections within Levenshtein < {params.docs.max_distance} of the blacklist dropped; outlines are "
-                      f"extractive (one key sentence per chunk); outline bullets: {bullet_rule(params.docs.rounding)}, "
-                      f"with c = {dict(params.docs.levels)}. Papers without full text carry one 'Abstract' section "
-                      f"(`paper_fulltext` = false): {stats.documents.get('papers_without_fulltext', 0)} papers."),
-        "Thresholds": ("The matching thresholds above are SPEC's and so are the split rules. The sample run "
-                       "(`make run` / `pf run` on the embedded world) uses the same thresholds as a full build: no "
-                       "sample profile lowers any for this dataset (its world holds enough pairs)."),
-        "Split": (f"nc-test = patents published on or after {s.cutoff}; the rest drawn with random.Random({s.seed}): "
-                  f"train first, then test, val = remainder, in the paper's {s.sizes} proportions. "
-                  f"Rows: {stats.splits}; empty splits not published: {stats.empty_splits or 'none'}."),
-        "Build statistics": "```json\n" + json.dumps({"build": asdict(stats), "ingest": ingest}, indent=2,
-                                                     sort_keys=True, default=str) + "\n```",
-    }
-
-
 @within_budget("build-pap2pat")
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
                     ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False,
@@ -271,7 +287,8 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
         inputs=stores.ledger.snapshot(["uspto_bulk", SOURCE]),
         leakage_checks=[LeakageCheck("no_patent_or_paper_in_two_splits", no_pair_member_in_two_splits)],
         distribution=stats.splits, distribution_title="pairs per split",
-        card_sections={**_card_sections(params, stats, ingest or {}),
+        card_sections={**card_sections(params, stats, ingest or {}, baseline_scores(tables),
+                                       llm_routes.route_config(writer).get("model")),
                        "Outline route": llm_routes.route_card(writer, "section outlines", "the offline writer")},
         stats={"build": asdict(stats), "ingest": ingest or {}})
     pub = publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

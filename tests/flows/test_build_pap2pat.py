@@ -22,9 +22,10 @@ from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient
+from transforms.outlines import LEVELS, copied_run, copy_index, iter_sections
 
 SPEC = WorldSpec(scale=1, seed=1, start="2005-01-01", end="2024-12-31", render_from="2005-01-01",
-                 renderers=("uspto", "semopenalex"))
+                 renderers=("uspto", "semopenalex", "papers"))
 OPEN = ("cc-by", "cc0", "public-domain")
 
 
@@ -37,6 +38,13 @@ def world(tmp_path_factory) -> tuple[Path, Path]:
         stats = ingest_uspto(root / "data", rep.base_url, date(2005, 1, 1), date(2100, 1, 1), "key", ("APPXML",))
     assert stats["failed"] == 0 and stats["records"]["descriptions"] > 0
     return root / "world", root / "data"
+
+
+@pytest.fixture(scope="module")
+def papers_replica(world):
+    """The HTTP replica serving the papers' full texts (Europe PMC JATS and the open-access PDFs)."""
+    with Replica(world[0]) as rep:
+        yield rep.base_url
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +66,11 @@ def _truth(world: Path) -> tuple[set, set]:
     return every, set(zip(open_["pub_id"], open_["work_id"]))
 
 
-def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, tmp_path):
+def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, papers_replica, tmp_path):
     world_dir, data = world
     out = tmp_path / "published"
-    result = build_pap2pat(data_dir=str(data), out=str(out), endpoint=endpoint, json_out=True)
+    result = build_pap2pat(data_dir=str(data), out=str(out), endpoint=endpoint, json_out=True,
+                           fulltext_via=papers_replica)
     rep = inspect_version(Storage(out), "pap2pat", result["version"])
     assert rep.ok, rep.problems
     assert result["ingest"]["rejects"] == 0 and result["ingest"]["papers"] > 0
@@ -93,13 +102,43 @@ def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, tmp_path):
     assert sorted(p for ids in meta["splits"].values() for p in ids) == sorted(built["pair_id"])
     card = (out / "pap2pat" / result["version"] / "README.md").read_text()
     assert "nc-test" in card and "Levenshtein" in card
+    _full_texts_and_outlines_hold(built, result["ingest"]["fulltext"], card)
 
 
-def test_rerun_uses_the_cache_and_publishes_the_same_version(world, endpoint, tmp_path):
+def _full_texts_and_outlines_hold(built: pl.DataFrame, fulltext: dict, card: str) -> None:
+    """Over the whole build: papers are full text from JATS or PDF where the world has one, abstract-only
+    otherwise and counted; no outline bullet holds 6 patent words verbatim; long > medium > short."""
+    assert fulltext["jats"] > 0 and fulltext["pdf"] > 0 and fulltext["abstract_only"] > 0
+    assert fulltext["jats"] + fulltext["pdf"] + fulltext["abstract_only"] == fulltext["matched_works"]
+    assert built["paper_fulltext"].sum() > 0 and (~built["paper_fulltext"]).sum() > 0
+    for row in built.filter("paper_fulltext").iter_rows(named=True):
+        titles = [s["title"] for s in row["paper"]["sections"]]
+        assert titles[:2] == ["Introduction", "Materials and Methods"], titles
+    for row in built.filter(~pl.col("paper_fulltext")).iter_rows(named=True):
+        assert [s["title"] for s in row["paper"]["sections"]] == ["Abstract"]
+    totals = {k: 0 for k in LEVELS}
+    for row in built.iter_rows(named=True):
+        patent = row["patent"]
+        secs = [s for _, s in iter_sections(patent["sections"])]
+        index = copy_index([p for s in secs for p in s["paragraphs"]] + patent["claims"])
+        for level in LEVELS:
+            bullets = [b for s in secs for b in s[f"outline_{level}"] or []]
+            totals[level] += len(bullets)
+            assert all(copied_run(b, index) is None for b in bullets), row["pair_id"]
+    assert totals["long"] > totals["medium"] > totals["short"] > 0, totals
+    departures = card.split("## Departures from the paper", 1)[1].split("\n## ", 1)[0]
+    assert f"{fulltext['jats']} papers from PubMed Central JATS" in departures
+    assert f"{(~built['paper_fulltext']).sum()} published papers are abstract-only" in departures
+    assert "copy the paper" in departures and "127.0.0.1" not in card
+
+
+def test_rerun_uses_the_cache_and_publishes_the_same_version(world, endpoint, papers_replica, tmp_path):
     _, data = world
-    first = ingest_semopenalex(data, endpoint)
-    second = ingest_semopenalex(data, endpoint)
+    first = ingest_semopenalex(data, endpoint, fulltext_via=papers_replica)
+    second = ingest_semopenalex(data, endpoint, fulltext_via=papers_replica)
     assert second["queries"] == 0 and second["cache_hits"] > 0 and second["papers"] == first["papers"]
+    assert second["fulltext"] == first["fulltext"]  # the same texts (from the cache) and the same card counts
+    assert {k: second["fulltext"][k] for k in ("jats", "pdf")} == {k: first["fulltext"][k] for k in ("jats", "pdf")}
     a = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
     b = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
     assert a.version == b.version and b.created is False

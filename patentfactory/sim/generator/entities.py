@@ -44,7 +44,8 @@ def _paper(world: World, rng: random.Random, people: list[int], pub_day: int, in
            salt: int) -> dict:
     """A paper record in the `papers` table shape plus the person ids of its authors."""
     wid = f"W{3000000000 + len(world.papers) * 7919 + salt % 7919}"
-    title, abstract = paper_text(rng.getrandbits(62), world.text(inv) if inv is not None else None, cls)
+    text_seed = rng.getrandbits(62)
+    title, abstract = paper_text(text_seed, world.text(inv) if inv is not None else None, cls)
     authors = []
     for pid in people:
         p = world.people[pid]
@@ -53,7 +54,7 @@ def _paper(world: World, rng: random.Random, people: list[int], pub_day: int, in
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower())[:40].strip("-")
     return {"work_id": wid, "doi": f"10.{1000 + salt % 8999}/{slug}.{len(world.papers)}", "title": title,
             "abstract": abstract, "pub_date": pub_day, "authors": authors, "license": LICENSES[salt % len(LICENSES)],
-            "person_ids": list(people)}
+            "person_ids": list(people), "text_seed": text_seed, "inv": inv, "cls": cls}
 
 
 def _add_pair(world: World, p: int, paper: dict, relation: str, app_day: int, overlap: float) -> None:
@@ -81,6 +82,8 @@ def draw_papers(rng: np.random.Generator, world: World) -> None:
         cls = int(world.inv["cls"][i])
         kind = r.random()
         if kind < 0.55:
+            world.detailed.add(i)  # a patent with a paper behind it: research-heavy, a description of real length
+            world._text_cache.pop(i, None)
             _add_pair(world, p, _paper(world, r, team_ids, app_day + r.randint(-300, 700), i, cls, s), "true", app_day, 1.0)
         if kind >= 0.3:
             other = (cls + 1 + r.randrange(5)) % 40

@@ -51,6 +51,7 @@ class InventionText:
     substance: str
     words: dict[str, list[str]]
     seed: int
+    detailed: bool = False  # a research-heavy invention (it has a paper): a description of real length
 
     @cached_property
     def claims(self) -> list[Claim]:
@@ -60,7 +61,11 @@ class InventionText:
     def description(self) -> list[tuple[str, str]]:
         """("heading"|"p", text) in document order."""
         sent = {"solution": self.solution, "effect": self.effect}
-        return _description(self.words, sent, random.Random(self.seed ^ DESCRIPTION_SALT))
+        r = random.Random(self.seed ^ DESCRIPTION_SALT)
+        if self.detailed:
+            from .text_long import long_description
+            return long_description(self.words, sent, r)
+        return _description(self.words, sent, r)
 
 
 CLAIMS_SALT = 0x0C1A1
@@ -212,8 +217,8 @@ def _description(w: dict[str, list[str]], sent: dict[str, str], r: random.Random
     return [(kind, an(text)) for kind, text in out]
 
 
-def invention_text(seed: int, cls: int) -> InventionText:
-    """All text of one invention from its seed and main IPC class."""
+def invention_text(seed: int, cls: int, detailed: bool = False) -> InventionText:
+    """All text of one invention from its seed and main IPC class (`detailed`: a long description)."""
     r = random.Random(seed)
     w = _words(r, cls)
     sent = _sentences(w, r)
@@ -221,7 +226,7 @@ def invention_text(seed: int, cls: int) -> InventionText:
     abstract = an(f"A {w['qual'][0]} {w['subject'][0]} for {w['topic'][0]} is disclosed. {sent['solution']} "
                   f"The {w['comp'][3]} {third(w['act'][2])} the {w['obj'][2]}. {sent['effect']}")
     return InventionText(title, abstract, sent["problem"], sent["solution"], sent["effect"], sent["field"],
-                         sent["substance"], w, seed)
+                         sent["substance"], w, seed, detailed)
 
 
 def segmented_abstract(t: InventionText, pattern: int, drawing: bool) -> str:

@@ -71,6 +71,7 @@ class World:
     papers: list[dict] = field(default_factory=list)
     paper_pairs: list[dict] = field(default_factory=list)
     ptab: list[dict] = field(default_factory=list)
+    detailed: set[int] = field(default_factory=set)  # inventions with a long description (Pap2Pat: paired)
     _text_cache: OrderedDict = field(default_factory=OrderedDict, repr=False)
 
     @property
@@ -81,7 +82,7 @@ class World:
         """Text of invention i (regenerated from its seed; a small LRU avoids repeats across members)."""
         hit = self._text_cache.get(i)
         if hit is None:
-            hit = invention_text(int(self.inv["seed"][i]), int(self.inv["cls"][i]))
+            hit = invention_text(int(self.inv["seed"][i]), int(self.inv["cls"][i]), i in self.detailed)
             self._text_cache[i] = hit
             if len(self._text_cache) > 4096:
                 self._text_cache.popitem(last=False)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from ..names import aliases
 from . import register
+from .papers import fulltext_form, pmcid
 
 if TYPE_CHECKING:
     from ..world import World
@@ -32,6 +33,7 @@ ALT_NAME = "https://dbpedia.org/ontology/alternativeName"
 DOI = "http://purl.org/spar/datacite/doi"
 PUB_YEAR = "http://purl.org/spar/fabio/hasPublicationYear"
 HAS_URL = "http://purl.org/spar/fabio/hasURL"
+PMCID = "http://purl.org/spar/fabio/hasPubMedCentralId"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 # world licence id -> the value SemOpenAlex writes on a location
 LICENCE_VALUE = {"public-domain": "pd"}
@@ -67,6 +69,8 @@ def _work_quads(paper: dict) -> Iterator[str]:
     yield _quad(work, PUB_YEAR, _lit(str(day.year), XSD + "integer"))
     doi_url = f"https://doi.org/{paper['doi']}"
     yield _quad(work, DOI, _lit(doi_url))
+    if fulltext_form(wid, paper["license"]) == "jats":
+        yield _quad(work, PMCID, _lit(pmcid(wid)))
     authors = paper["authors"]
     for k, author in enumerate(authors):
         node = f"{SOA}authorposition/{wid}{author['id']}"
@@ -112,7 +116,8 @@ def _authors(world: World) -> dict[str, tuple[str, list[str]]]:
 
 @register("semopenalex")
 def render_semopenalex(world: World, out: Path) -> list[Path]:
-    """Write `<out>/semopenalex/works.nq` (works, author positions, locations, authors); deterministic."""
+    """Write `<out>/semopenalex/works.nq` (works, author positions, locations, authors); deterministic. Works in
+    PubMed Central carry their PMCID; the full texts themselves are the `papers` renderer's."""
     path = out / "semopenalex" / "works.nq"
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8", newline="\n") as fh:

@@ -1,0 +1,92 @@
+"""The Pap2Pat dataset card: provenance, rules, and what differs from the paper, with this build's counts."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from transforms.outlines import COPY_WORDS, LEVELS, bullet_rule
+
+if TYPE_CHECKING:
+    from patentfactory.stages.build_pap2pat import BuildStats, Pap2PatParams
+
+PAPER_BULLET_WORDS = "5.4 ± 2.3"
+
+
+def baseline_scores(tables: dict[str, pl.DataFrame]) -> dict[str, float]:
+    """ROUGE-L F of `pf eval pap2pat`'s trivial drafts on the test split (the paper itself, each outline)."""
+    from patentfactory.evaluation.baselines import score_pap2pat
+
+    test = tables.get("test")
+    if test is None or test.height == 0:
+        return {}
+    return {s.model: round(s.value, 3) for s in score_pap2pat("pairs", None, test) if s.metric == "rouge_l_f"}
+
+
+def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: dict[str, float],
+                llm_model: str | None = None) -> str:
+    docs, text = stats.documents, ingest.get("fulltext") or {}
+    o = docs.get("outlines") or {}
+    n_bullets = sum(o.get(f"bullets_{k}", 0) for k in LEVELS)
+    mean_words = o.get("bullet_words", 0) / n_bullets if n_bullets else 0.0
+    per_level = ", ".join(f"{k} {o.get(f'bullets_{k}', 0)}" for k in LEVELS)
+    why = "; ".join(f"{n} × {w}" for w, n in sorted((text.get("why_abstract_only") or {}).items())) or "none"
+    outline_scores = ", ".join(f"{k} {v}" for k, v in sorted(scores.items()) if k.startswith("outline"))
+    writer = (f"- **Outline bullets are written by `{llm_model}`** through an OpenAI-compatible endpoint (see "
+              "'Outline route'; the paper used Llama-3 70B), a JSON schema fixing n per section; an answer that "
+              "fails validation twice falls back to the offline key-phrase writer. "
+              if llm_model else
+              "- **Outline bullets are written offline, not by Llama-3 70B.** The default writer is deterministic and "
+              "needs no model: each section's span is cut into n parts and each part gets its most salient key phrase "
+              "(runs of content words ranked by frequency in the section) behind a cue verb ('describe …'). ")
+    return "\n".join([
+        writer + "Any writer's "
+        f"output, a model's included, passes a no-copy guard: a bullet holding {COPY_WORDS} or more consecutive "
+        f"words of the patent is cut before that run. This build: {n_bullets} bullets ({per_level}), "
+        f"{mean_words:.1f} words on average (paper: {PAPER_BULLET_WORDS}); "
+        f"{o.get('bullets_cut_by_copy_guard', 0)} cut by the guard; 0 hold {COPY_WORDS} verbatim patent words.",
+        f"- **Bullet budget**: {bullet_rule(params.docs.rounding)}.",
+        f"- **Baselines** (ROUGE-L F against the patent text, test split, as `pf eval pap2pat`): copy the paper "
+        f"{scores.get('copy_paper', 'n/a')}; the outline itself as the patent: {outline_scores or 'n/a'}.",
+        f"- **Paper full text**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC `fullTextXML`, "
+        f"PMCID from SemOpenAlex), {text.get('pdf', 0)} from the open-access PDF parsed with pdfplumber and "
+        "font-size heading levels (the paper used Grobid); "
+        f"{docs.get('papers_without_fulltext', 0)} published papers are abstract-only (`paper_fulltext` = false; "
+        f"at ingest: {why}).",
+        "- **Formulas** in JATS: the `<tex-math>` alternative where the article has one, else MathML -> LaTeX "
+        "through pandoc; a formula with neither becomes `[MATH]`, a `<chemistry>` image `[CHEMISTRY]`.",
+        f"- **Metadata sections**: headings within Levenshtein < {params.docs.max_distance} of the blacklist are "
+        f"dropped ({docs.get('metadata_sections_dropped', 0)} patent sections, "
+        f"{docs.get('paper_metadata_sections_dropped', 0)} paper sections); the blacklist also names papers' back "
+        f"matter (competing interests, author contributions, ...), and {list(params.docs.keep)} are kept although "
+        "they lie that close to FUNDING / REFERENCES.",
+    ])
+
+
+def card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: dict[str, float],
+                  llm_model: str | None = None) -> dict[str, str]:
+    m, s = params.match, params.split
+    return {
+        "Provenance": (f"US pre-grant publications filed {params.app_from}..{params.app_to} with >= "
+                       f"{m.min_inventors} inventors (USPTO bulk XML) matched to SemOpenAlex works found through "
+                       f"the inventors' names at {ingest.get('endpoint', 'the configured endpoint')}; the matched "
+                       "works' full texts from Europe PMC (JATS) or their open-access PDF."),
+        "Matching": (f"author overlap >= {m.min_author_overlap}; paper date within -{m.days_before}..+{m.days_after} "
+                     f"days of filing; IDF title/abstract overlap min >= {m.min_normalised}, max >= "
+                     f"{m.max_normalised}; {m.scores_to_win} of 4 scores beat every competitor by {m.margin_min} "
+                     f"(min) / {m.margin_max} (max); one pair per patent and per paper; licences {list(m.licences)}."),
+        "Documents": ("Golden `patent.json`/`paper.json` structure as nested columns `patent` and `paper`; headings "
+                      "levelled by rules (ALL-CAPS top, mixed-case below, 'Example N' under EXAMPLES); outlines at "
+                      f"c = {dict(params.docs.levels)} characters per bullet plus `empty` (headings only)."),
+        "Departures from the paper": _departures(params, stats, ingest, scores, llm_model),
+        "Thresholds": ("The matching thresholds above are SPEC's and so are the split rules. The sample run "
+                       "(`make run` / `pf run` on the embedded world) uses the same thresholds as a full build: no "
+                       "sample profile lowers any for this dataset (its world holds enough pairs)."),
+        "Split": (f"nc-test = patents published on or after {s.cutoff}; the rest drawn with random.Random({s.seed}): "
+                  f"train first, then test, val = remainder, in the paper's {s.sizes} proportions. "
+                  f"Rows: {stats.splits}; empty splits not published: {stats.empty_splits or 'none'}."),
+        "Build statistics": "```json\n" + json.dumps({"build": asdict(stats), "ingest": ingest}, indent=2,
+                                                     sort_keys=True, default=str) + "\n```",
+    }

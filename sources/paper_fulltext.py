@@ -1,0 +1,97 @@
+"""Full text of an open-access paper: PubMed Central JATS through Europe PMC, else the open-access PDF.
+
+As the Pap2Pat paper does: a work with a PMCID is read from its JATS (`sources.jats`, Europe PMC's
+`/{PMCID}/fullTextXML`, the PMC OA subset); otherwise the best open-access PDF URL that SemOpenAlex gives
+is downloaded and parsed (`sources.paper_pdf`, pdfplumber with font-based heading levels). A work with
+neither, or whose text cannot be had (404, not a PDF, no headed body), stays abstract-only with the reason
+kept for the card. Bytes are cached on disk by PMCID / work id, so a rerun downloads nothing.
+`via` points both at the offline replica (patentfactory/sim/upstream/routes_papers.py): Europe PMC at
+`<via>/europepmc/webservices/rest`, and any PDF URL `https://host/path` at `<via>/oa/host/path`.
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .http import HttpClient, HttpError, RetryPolicy
+from .jats import JatsError, parse_jats
+from .paper_pdf import PdfError, parse_pdf
+
+log = logging.getLogger(__name__)
+EUROPEPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest"
+
+
+@dataclass(frozen=True)
+class FullText:
+    """Sections of one paper and where they came from: 'jats', 'pdf', or None (abstract-only, `why`)."""
+    sections: list[dict] | None
+    source: str | None
+    why: str = ""
+
+
+class FullTextClient:
+    def __init__(self, via: str | None = None, *, europepmc: str = EUROPEPMC, cache_dir: Path | None = None,
+                 min_interval: float = 0.1, attempts: int = 3) -> None:
+        self.via = via.rstrip("/") if via else None
+        base = f"{self.via}/europepmc/webservices/rest" if self.via else europepmc
+        self.http = HttpClient(base, min_interval=0.0 if self.via else min_interval,
+                               retry=RetryPolicy(attempts=attempts))
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.stats: Counter = Counter()
+
+    def _cached(self, name: str, fetch) -> bytes | None:
+        path = self.cache_dir / name if self.cache_dir else None
+        if path is not None and path.exists():
+            self.stats["cache_hits"] += 1
+            return path.read_bytes()
+        data = fetch()
+        if data is not None and path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        return data
+
+    def _get(self, url: str) -> bytes | None:
+        self.stats["requests"] += 1
+        try:
+            resp = self.http.get(url)
+        except HttpError as exc:
+            log.warning("full text: %s", exc)
+            return None
+        return resp.content if resp.status_code == 200 else None
+
+    def jats(self, pmcid: str) -> bytes | None:
+        pmcid = pmcid.upper() if pmcid.upper().startswith("PMC") else f"PMC{pmcid}"
+        return self._cached(f"{pmcid}.nxml", lambda: self._get(f"{pmcid}/fullTextXML"))
+
+    def pdf_url(self, url: str) -> str:
+        if not self.via:
+            return url
+        parts = urlsplit(url)
+        return f"{self.via}/oa/{parts.netloc}{parts.path}"
+
+    def pdf(self, work_id: str, url: str) -> bytes | None:
+        return self._cached(f"{work_id}.pdf", lambda: self._get(self.pdf_url(url)))
+
+    def fetch(self, work_id: str, pmcid: str | None, pdf_url: str | None) -> FullText:
+        """JATS when there is a PMCID and Europe PMC has the article, else the PDF, else abstract-only."""
+        why: list[str] = []
+        tries = [("jats", lambda: self.jats(pmcid or ""), parse_jats, JatsError, "no JATS at Europe PMC", b"<")] \
+            if pmcid else []
+        if pdf_url:
+            tries.append(("pdf", lambda: self.pdf(work_id, pdf_url), parse_pdf, PdfError,
+                          "open-access PDF not available", b"%PDF"))
+        for source, get, parse, error, absent, magic in tries:
+            data = get()
+            if data is None:
+                why.append(absent)
+            elif not data.lstrip().startswith(magic):
+                why.append(f"the {source} URL did not give {source.upper()}")
+            else:
+                try:
+                    return FullText(parse(data), source)
+                except error as exc:
+                    why.append(f"{source.upper()} unreadable: {exc}")
+        return FullText(None, None, "; ".join(why) or "no PMCID and no open-access PDF URL")

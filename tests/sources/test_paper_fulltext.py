@@ -1,0 +1,156 @@
+"""Paper full texts: real PMC JATS and real paper PDFs through the parsers, and the real client against the
+replica serving the generated world's JATS (Europe PMC `fullTextXML`) and open-access PDFs."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from patentfactory.sim.generator import WorldSpec, build_world
+from patentfactory.sim.generator.renderers import render
+from patentfactory.sim.generator.renderers.papers import body_of, fulltext_form, jats, pdf, pmcid
+from patentfactory.sim.upstream import Replica
+from sources.formulas import CHEMISTRY, MATH
+from sources.jats import JatsError, formula_counts, parse_jats, tex_of
+from sources.paper_fulltext import FullTextClient
+from sources.paper_pdf import PdfError, parse_pdf
+from transforms.outlines import iter_sections
+
+
+def _titles(sections: list[dict], depth: int = 1) -> list[tuple[int, str]]:
+    return [(d, s["title"]) for d, s in iter_sections(sections, depth)]
+
+
+def _paragraphs(sections: list[dict]) -> list[str]:
+    return [p for _, s in iter_sections(sections) for p in s["paragraphs"]]
+
+
+JATS_TOP = {  # top-level sections as the README of real-samples/jats lists them
+    "pone.0000217.nxml": ["Introduction", "Model and Results", "Discussion", "Methods"],
+    "pntd.0002065.nxml": ["Introduction", "Materials and Methods", "Results", "Discussion"],
+    "1471-2180-11-174.nxml": ["Background", "Results", "Discussion", "Conclusions", "Appendix A", "Appendix B",
+                              "Methods", "Competing interests", "Authors' contributions", "Supplementary Material"],
+    "1472-6831-8-11.nxml": ["Background", "Methods", "Results", "Discussion", "Conclusion", "Authors' contributions",
+                            "Pre-publication history"],
+    "PMC7417471.nxml": ["Introduction", "Graphene-based Nanomaterials (GNMs)", "Electrospun nanofibers containing GNMs",
+                        "Properties of electrospun GNMs nanocomposites",
+                        "Electrochemical biosensors based electrospun GNMs nanocomposites", "Future outlook",
+                        "Supplementary information"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(JATS_TOP))
+def test_real_jats_articles_become_section_trees(real_samples: Path, name: str):
+    data = (real_samples / "jats" / name).read_bytes()
+    sections = parse_jats(data)
+    assert [s["title"] for s in sections] == JATS_TOP[name]
+    paras = _paragraphs(sections)
+    assert len(paras) >= 10 and all(p and p == p.strip() and "  " not in p for p in paras)
+    assert not any("<" in p and "</" in p for p in paras)  # no markup left
+
+
+def test_real_jats_formulas_tex_alternative_and_placeholders(real_samples: Path):
+    mathml = (real_samples / "jats" / "PMC7417471.nxml").read_bytes()
+    assert formula_counts(mathml) == {"tex": 4}  # one alternative taken, never all three
+    text = " ".join(_paragraphs(parse_jats(mathml)))
+    inline = re.findall(r"\$([^$]+)\$", text)
+    # the fourth sits in a figure caption, and figures are left out
+    assert len(inline) == 3 and not any("documentclass" in f or "begin{document}" in f for f in inline)
+    assert "{\\text{T}}_{\\text{g}}" in inline
+    images = (real_samples / "jats" / "pone.0000217.nxml").read_bytes()
+    assert formula_counts(images) == {"placeholder": 24}  # display formulas that are only images
+    assert sum(p.count(f"$${MATH}$$") for p in _paragraphs(parse_jats(images))) == 24
+    assert tex_of("\\documentclass[12pt]{minimal}\\begin{document}$$a_{1}$$\\end{document}") == "a_{1}"
+
+
+def test_jats_errors_are_typed():
+    with pytest.raises(JatsError):
+        parse_jats(b"<html>not an article</html>")
+    with pytest.raises(JatsError):
+        parse_jats(b"<article><front/></article>")
+    with pytest.raises(JatsError):
+        parse_jats(b"<article><body>unclosed")
+
+
+PDF_HEADINGS = {
+    "N18-3011.pdf": [(1, "Introduction"), (1, "Structure of The Literature Graph"), (2, "Node Types"),
+                     (2, "Edge Types"), (1, "Extracting Metadata"), (1, "Entity Extraction and Linking"),
+                     (2, "Approaches"), (2, "Entity Extraction Models"), (2, "Knowledge Bases"),
+                     (2, "Entity Linking Models"), (1, "Other Research Problems"), (1, "Conclusion and Future Work")],
+    "cermine-test2.pdf": [(1, t) for t in ("Introduction", "Methods", "Results", "Experience of Programmes",
+                                           "Maintenance", "Improvements", "GP Services", "Quality of Care",
+                                           "Labelling the Condition “Heart Failure”", "Medication", "Discussion",
+                                           "Acknowledgments")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PDF_HEADINGS))
+def test_real_pdfs_headings_and_levels_from_fonts(real_samples: Path, name: str):
+    """The headings the README lists (GROBID's 12 for N18-3011, numbered 1.-11. for CERMINE's), with levels;
+    title, authors and abstract are front matter, References back matter."""
+    sections = parse_pdf((real_samples / "paper-pdf" / name).read_bytes())
+    assert _titles(sections) == PDF_HEADINGS[name]
+    text = " ".join(_paragraphs(sections))
+    assert len(text) > 15000 and "(cid:" not in text
+    assert "Rehabilitation Research and Practice" not in text  # running head of every page
+    assert "The goal of this work is to facilitate algorithmic discovery" in text or name != "N18-3011.pdf"
+
+
+def test_pdf_errors_are_typed():
+    with pytest.raises(PdfError):
+        parse_pdf(b"%PDF-1.4 garbage")
+    with pytest.raises(PdfError):
+        parse_pdf(b"not a pdf at all")
+
+
+@pytest.fixture(scope="module")
+def world():
+    return build_world(WorldSpec(scale=300, seed=11))
+
+
+@pytest.fixture(scope="module")
+def served(world, tmp_path_factory):
+    out = tmp_path_factory.mktemp("papers_world")
+    render(world, out, ("papers",))
+    with Replica(out) as rep:
+        yield rep.base_url
+
+
+def _by_form(world, form: str) -> dict:
+    return next(p for p in world.papers
+                if fulltext_form(p["work_id"], p["license"]) == form and p.get("inv") is not None)
+
+
+def test_generated_jats_and_pdf_give_the_paper_body(world):
+    """What the generator writes in each real format comes back through the parsers as the paper's body."""
+    paper = _by_form(world, "jats")
+    want = body_of(world, paper)
+    got = parse_jats(jats(world, paper))
+    assert _titles(got) == _titles(want)
+    results = next(s for s in got if s["title"] == "Results")
+    assert results["paragraphs"][:len(want[2]["paragraphs"])] == want[2]["paragraphs"]
+    extra = " ".join(results["paragraphs"][len(want[2]["paragraphs"]):])
+    assert "$Q = k T^{2}$" in extra and "T^{2}" in extra.split("$$")[1] and CHEMISTRY in extra  # tex, pandoc, image
+    paper = _by_form(world, "pdf")
+    want = body_of(world, paper)
+    got = parse_pdf(pdf(world, paper))
+    assert _titles(got) == _titles(want)
+    assert _paragraphs(got) == _paragraphs(want)
+
+
+def test_client_reads_jats_then_pdf_through_the_replica_and_caches(world, served, tmp_path):
+    client = FullTextClient(served, cache_dir=tmp_path)
+    j, p, n = (_by_form(world, f) for f in ("jats", "pdf", "none"))
+    url = "https://repository.example.org/{}.pdf"
+    got = client.fetch(j["work_id"], pmcid(j["work_id"]), url.format(j["work_id"]))
+    assert got.source == "jats" and _titles(got.sections) == _titles(body_of(world, j))
+    got = client.fetch(p["work_id"], None, url.format(p["work_id"]))
+    assert got.source == "pdf" and _paragraphs(got.sections) == _paragraphs(body_of(world, p))
+    missing = client.fetch(n["work_id"], pmcid(n["work_id"]), url.format(n["work_id"]))
+    assert missing.sections is None and "no JATS" in missing.why and "PDF not available" in missing.why
+    assert client.fetch("W1", None, None).why == "no PMCID and no open-access PDF URL"
+    asked = client.stats["requests"]
+    again = FullTextClient(served, cache_dir=tmp_path).fetch(j["work_id"], pmcid(j["work_id"]), None)
+    assert again.source == "jats" and client.stats["requests"] == asked  # second client: from the cache
+    assert client.pdf_url("https://repository.example.org/W9.pdf") == f"{served}/oa/repository.example.org/W9.pdf"
