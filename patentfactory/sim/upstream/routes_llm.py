@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from transforms.outlines import split_sentences
+from transforms.opinions import sentences as split_sentences
 
 from .server import Request, Response, route
 
