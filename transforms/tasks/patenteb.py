@@ -290,6 +290,13 @@ def _cluster_overlap(tasks: Tables, registry: TaskRegistry, stats: dict[str, Any
             stats.setdefault("clusters", {}).setdefault(task, {})["in_retrieval_test_rows"] = len(fams & test_ids)
 
 
+def leak_checked(tasks: Mapping[str, Any], registry: TaskRegistry | None = None) -> dict[str, Any]:
+    """The tables the family-leak check covers: every task but clustering (pools span every split, as the
+    paper's do; the overlap is counted) and the retrieval layouts (views of the checked rows, by id)."""
+    specs = task_specs(registry or PATENTEB_TASKS)
+    return {t: sp for t, sp in tasks.items() if t in specs and specs[t].kind != "clustering"}
+
+
 def add_retrieval_layouts(tasks: Tables, docs: pl.DataFrame, registry: TaskRegistry | None = None) -> Tables:
     """`tasks` plus the corpus / queries / qrels tables of every retrieval task (see `patenteb_beir`)."""
     registry = registry or PATENTEB_TASKS
@@ -336,4 +343,4 @@ def task_specs(registry: TaskRegistry = PATENTEB_TASKS) -> Mapping[str, TaskSpec
 
 
 __all__ = ["ID_COLUMNS", "PATENTEB_TASKS", "PatenTEBParams", "SPLITS", "add_retrieval_layouts", "build_patenteb",
-           "cap_train_rows", "published_columns", "remove_cross_split_duplicates", "task_specs"]
+           "cap_train_rows", "leak_checked", "published_columns", "remove_cross_split_duplicates", "task_specs"]

@@ -64,7 +64,7 @@ def build_retrieval(ctx: PatenTEBContext, group: str, splits: tuple[str, ...]) -
     ctx.stats.setdefault("retrieval_without_negative", {})[group] = {
         s: {"queries": int(q), "positives": int(p)} for s, q, p in lost.sort("split").iter_rows()}
     over = counts.filter((pl.col("split") == "train") & (pl.col("n_trip") > 0)).select(
-        (pl.col("n_pos") - ctx.params.max_triplets_per_query).clip(lower_bound=0).sum()).item()
+        (pl.col("n_pos").cast(pl.Int64) - ctx.params.max_triplets_per_query).clip(lower_bound=0).sum()).item()
     ctx.stats.setdefault("train_positives_past_triplet_cap", {})[group] = int(over or 0)
     rows = (
         _retrieval_rows(counts, ctx.params.max_triplets_per_query)
