@@ -21,8 +21,9 @@ def name_key(name: pl.Expr) -> pl.Expr:
 
 
 def applicant_key(name: pl.Expr) -> pl.Expr:
-    """Lower-cased, punctuation-free applicant name (`Sakura Tech. Corp.` = `SAKURA TECH CORP`)."""
-    return name.str.to_lowercase().str.replace_all(r"[^\w]+", " ").str.replace_all(r"\s+", " ").str.strip_chars()
+    """Lower-cased, punctuation-free applicant name (`Sakura K.K.` = `SAKURA KK`, `Tech. Corp.` = `TECH CORP`)."""
+    return (name.str.to_lowercase().str.replace_all(r"[.'’]", "").str.replace_all(r"[^\w]+", " ")
+            .str.replace_all(r"\s+", " ").str.strip_chars())
 
 
 def family_people(people: pl.DataFrame) -> pl.DataFrame:

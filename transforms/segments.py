@@ -65,8 +65,8 @@ PATTERNS: tuple[SegmentPattern, ...] = (
 
 
 def drop_selected_drawing(text: pl.Expr) -> pl.Expr:
-    """Cut `SELECTED DRAWING...` (figure reference) off an abstract."""
-    return text.str.replace(r"(?s)\s*SELECTED DRAWING.*$", "")
+    """Cut `SELECTED DRAWING: ...` / `[Selected drawing] ...` (the figure reference) off an abstract."""
+    return text.str.replace(r"(?s)\s*\[?(?i:selected drawing).*$", "")
 
 
 def normalise_spacing(text: pl.Expr) -> pl.Expr:
