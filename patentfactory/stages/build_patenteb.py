@@ -16,6 +16,8 @@ from typing import Any
 
 import polars as pl
 
+from schemas import validate
+from schemas.patenteb import patenteb_table
 from transforms.families import build_families
 from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, leak_checked, task_specs
@@ -174,6 +176,9 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     dropped = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
     tasks = {t: {s: df for s, df in sp.items() if df.height} for t, sp in tasks.items()}
     tasks = {t: sp for t, sp in tasks.items() if sp}
+    for name, splits in tasks.items():  # the published contract (schemas/patenteb.py): columns, types, keys
+        for df in splits.values():
+            validate(df.to_arrow(), patenteb_table(name))
     labels = pl.concat([df.select("label") for df in tasks.get("class_text2ipc3", {}).values()] or
                        [pl.DataFrame({"label": ["none"]})])
     release = Release(

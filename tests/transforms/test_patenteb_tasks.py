@@ -417,3 +417,41 @@ def test_a_family_only_cited_from_outside_the_export_counts_as_cited(world):
     # a reported 0 does not make a family uncited that the warehouse shows cited
     zeros = world["publications"].with_columns(pl.lit(0, dtype=pl.Int32).alias("cited_by_count"))
     assert flags(zeros)["cited_ok"].equals(before["cited_ok"])
+
+
+def test_card_departures_carry_the_builds_counts(built):
+    from patentfactory.stages.patenteb_card import departures, sizes
+
+    _, stats = built
+    text = departures(stats, SMALL, "sample", 0.01)
+    bullets = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(bullets) >= 8 and all(any(ch.isdigit() for ch in b) for b in bullets), "every departure has a count"
+    lost = stats["retrieval_without_negative"]["MIXED"]["train"]
+    assert f"train {lost['queries']} queries / {lost['positives']} pairs" in text
+    people = stats["inventors"]
+    assert f"{people['name_groups_split']} of {people['name_groups']} name groups" in text
+    assert f"IPC 200–1000 → {SMALL.cluster_ipc_min_size}–{SMALL.cluster_ipc_max_size}" in text and "×0.01" in text
+    inv = stats["clusters"]["clusters_inventor"]
+    assert f"clusters_inventor {inv['families_in_test_split']} of {inv['families']}" in text
+    assert "Null negatives published: 0." in text and "rows still holding an empty marker: 0." in text
+    table = sizes(stats)
+    assert f"| retrieval_IN | 150,000 / 15,806 / 15,809 | {stats['rows']['retrieval_IN']['train']:,} /" in table
+
+
+def test_every_published_table_meets_its_schema(built):
+    import pyarrow as pa
+
+    from schemas import SchemaError, validate
+    from schemas.patenteb import patenteb_table
+
+    tasks, _ = built
+    for name, splits in tasks.items():
+        for split, df in splits.items():
+            if df.height:
+                validate(df.to_arrow(), patenteb_table(name))
+    doubled = tasks["retrieval_IN"]["test"].head(1).vstack(tasks["retrieval_IN"]["test"].head(1))
+    with pytest.raises(SchemaError):
+        validate(doubled.to_arrow(), patenteb_table("retrieval_IN"))  # a duplicate triplet breaks the key
+    with pytest.raises(SchemaError):
+        validate(pa.table({"_id": ["a"], "title": [""], "text": [None]}, schema=pa.schema(
+            [("_id", pa.string()), ("title", pa.string()), ("text", pa.string())])), patenteb_table("title2full.corpus"))

@@ -127,7 +127,8 @@ def family_people_rows(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl
         "family_id", name.alias("inventor"), pl.lit(None, pl.String).alias("applicant"))
     applicants = members.select("family_id", pl.col("applicants").alias("app")).explode("app").select(
         "family_id", pl.lit(None, pl.String).alias("inventor"), pl.col("app").struct.field("name").alias("applicant"))
-    return pl.concat([inventors, applicants]).filter(pl.col("inventor").is_not_null() | pl.col("applicant").is_not_null())
+    present = pl.col("inventor").is_not_null() | pl.col("applicant").is_not_null()
+    return pl.concat([inventors, applicants]).filter(present)
 
 
 def plan_family_selection(
