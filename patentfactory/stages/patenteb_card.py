@@ -100,13 +100,18 @@ def sizes(stats: dict[str, Any]) -> str:
                    f"{' / '.join(f'{got.get(s, 0):,}' for s in ('train', 'val', 'test'))} |")
     n = stats.get("selected_families", 0)
     seg = stats.get("segmented_families", 0)
+    share = n / PAPER_FAMILIES
+    short = [t for t, paper in PAPER_ROWS.items()
+             if sum(rows.get(t, {}).values()) < 0.1 * share * sum(paper)]  # under a tenth of the paper scaled
     out.append("")
     out.append(
-        f"This build selected {n:,} families ({n / PAPER_FAMILIES:.2%} of the paper's {PAPER_FAMILIES:,}); row counts "
-        "scale with that. Tasks that need a segmented abstract (" + ", ".join(SEGMENT_TASKS) + ") can only reach the "
-        f"paper's order where JPO-style labelled abstracts are as common as in its data: {seg:,} selected families "
-        "here have one. Clustering sizes need clusters of 200+ families (IPC) or 100+ (inventor), which only a "
-        "world of the paper's size holds.")
+        f"This build selected {n:,} families ({share:.2%} of the paper's {PAPER_FAMILIES:,}); row counts scale with "
+        "that. Below a tenth of the paper's rows scaled to this size: " + (", ".join(short) or "none") + ". Why: "
+        "tasks that need a segmented abstract (" + ", ".join(SEGMENT_TASKS) + ") need JPO-style labelled abstracts "
+        f"as common as in the paper's data ({seg:,} of {n:,} selected families have one here); clustering needs "
+        "clusters of 200+ (IPC) or 100+ (inventor) families, which only a world near the paper's size holds; "
+        "retrieval and class_nli_oldnew scale with the citation links inside the selection, and a query without a "
+        "hard negative publishes nothing.")
     return "\n".join(out)
 
 
