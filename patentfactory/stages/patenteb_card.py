@@ -106,7 +106,7 @@ def sizes(stats: dict[str, Any]) -> str:
     out.append("")
     out.append(
         f"This build selected {n:,} families ({share:.2%} of the paper's {PAPER_FAMILIES:,}); row counts scale with "
-        "that. Below a tenth of the paper's rows scaled to this size: " + (", ".join(short) or "none") + ". Why: "
+        "that. Below a tenth of the paper's rows scaled to this size: " + (", ".join(short) or "none") + ". What limits them: "
         "tasks that need a segmented abstract (" + ", ".join(SEGMENT_TASKS) + ") need JPO-style labelled abstracts "
         f"as common as in the paper's data ({seg:,} of {n:,} selected families have one here); clustering needs "
         "clusters of 200+ (IPC) or 100+ (inventor) families, which only a world near the paper's size holds; "
