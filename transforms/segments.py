@@ -10,7 +10,10 @@ Rules applied on top of the patterns:
 - a FIELD with several comma-separated values keeps the last one (the most specific).
 
 `remove_fragment` rebuilds an asymmetric-task target without its query fragment, matching on
-whitespace-normalised text so that line breaks inside the abstract do not defeat the match.
+whitespace-normalised text so that line breaks inside the abstract do not defeat the match. The section
+marker in front of the fragment goes with it, and `drop_empty_markers` removes any marker left with no
+text (`PROBLEM: SOLUTION:`, `[problem] [solution]`, a trailing `EFFECT:`): a model must not be able to match
+query and target on an empty marker alone.
 """
 from __future__ import annotations
 
@@ -19,6 +22,11 @@ from dataclasses import dataclass
 import polars as pl
 
 SEGMENTS: tuple[str, ...] = ("problem", "solution", "effect", "substance", "field")
+
+# Section markers of the seven patterns plus the JPO boilerplate labels that follow them (USE:, ADVANTAGE:).
+_LABELS = "PROBLEM TO BE SOLVED|PROBLEM|SOLUTION|PURPOSE|CONSTITUTION|EFFECT|FIELD|SUBSTANCE|USE|ADVANTAGE"
+MARKER = rf"(?:(?:{_LABELS})\s*:|\[(?i:{_LABELS.lower()})\])"
+_EMPTY_TAIL = r"[\s.,;:]*"  # what may follow a marker that still has no text of its own
 
 # Optional trailing effect section for the problem/solution patterns: the lazy solution stops at it.
 _EFFECT_TAIL = r"\s*(?:(?:EFFECT:|\[effect\])\s*(?P<effect>.*))?$"
@@ -57,8 +65,8 @@ PATTERNS: tuple[SegmentPattern, ...] = (
 
 
 def drop_selected_drawing(text: pl.Expr) -> pl.Expr:
-    """Cut `SELECTED DRAWING...` (figure reference) off an abstract."""
-    return text.str.replace(r"(?s)\s*SELECTED DRAWING.*$", "")
+    """Cut `SELECTED DRAWING: ...` / `[Selected drawing] ...` (the figure reference) off an abstract."""
+    return text.str.replace(r"(?s)\s*\[?(?i:selected drawing).*$", "")
 
 
 def normalise_spacing(text: pl.Expr) -> pl.Expr:
@@ -110,14 +118,35 @@ def segment_abstracts(lf: pl.LazyFrame, column: str = "abstract") -> pl.LazyFram
     )
 
 
-def remove_fragment(text: pl.Expr, fragment: pl.Expr) -> pl.Expr:
-    """`text` without (every occurrence of) `fragment`, both compared whitespace-normalised.
+def drop_empty_markers(text: pl.Expr) -> pl.Expr:
+    """Remove every section marker that has no text of its own: one followed by another marker or by the end.
 
-    A missing or empty fragment leaves the (normalised) text unchanged. The result is normalised too,
-    so removing a fragment never leaves double spaces behind.
+    Chains (`PROBLEM: SOLUTION: EFFECT:`) shrink by one marker per pass; three passes cover the longest
+    layout (FIELD / SUBSTANCE / EFFECT / USE), the trailing rule then removes what is left at the end.
+    """
+    out = text
+    for _ in range(3):
+        out = out.str.replace_all(rf"{MARKER}{_EMPTY_TAIL}({MARKER})", "$1")
+    for _ in range(2):
+        out = out.str.replace(rf"\s*{MARKER}{_EMPTY_TAIL}$", "")
+    return normalise_spacing(out)
+
+
+def has_empty_marker(text: pl.Expr) -> pl.Expr:
+    """Does `text` hold a marker with no text of its own (the cue `drop_empty_markers` removes)?"""
+    return text.str.contains(rf"{MARKER}{_EMPTY_TAIL}(?:{MARKER}|$)")
+
+
+def remove_fragment(text: pl.Expr, fragment: pl.Expr) -> pl.Expr:
+    """`text` without (every occurrence of) `fragment` and its section marker, both compared whitespace-normalised.
+
+    The marker right before an occurrence (`PROBLEM TO BE SOLVED:`, `[effect]`, ...) is removed with it,
+    then any marker left empty. A missing or empty fragment leaves the (normalised) text unchanged. The
+    result is normalised too, so removing a fragment never leaves double spaces behind.
     """
     norm_text = normalise_spacing(text)
     norm_fragment = normalise_spacing(fragment)
-    removed = normalise_spacing(norm_text.str.split(norm_fragment).list.join(" "))
+    parts = norm_text.str.split(norm_fragment).list.eval(pl.element().str.replace(rf"\s*{MARKER}\s*$", ""))
+    removed = drop_empty_markers(parts.list.join(" "))
     usable = norm_fragment.is_not_null() & (norm_fragment.str.len_chars() > 0)
     return pl.when(usable).then(removed).otherwise(norm_text)

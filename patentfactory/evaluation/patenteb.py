@@ -1,10 +1,12 @@
 """Score a published PatenTEB version with simple baselines, following the paper's protocol (SPEC).
 
-- retrieval (symmetric and asymmetric): NDCG@10 on the test split. The corpus is every distinct target
-  text of the split (`pos_text` and `neg_text` for symmetric tasks, the target field otherwise); each
-  distinct query ranks the whole corpus, minus a document identical to the query text itself (it would
-  trivially rank first). Relevant = the query's positives. Two models: the sentence encoder (cosine) and
-  BM25 (bm25s, Okapi, the tokenizer the negatives miner uses).
+- retrieval (symmetric and asymmetric): NDCG@10 on the test split, from the published corpus / queries /
+  qrels (`<task>.corpus|queries|qrels`) by id; a version without them builds the same from the rows' id
+  columns. Every query ranks the whole test corpus (positives and hard negatives of every query); for
+  symmetric tasks the query's own family is left out of its ranking (it would trivially rank first).
+  Relevant = the query's qrels. Texts are never matched by equality: two families with the same abstract
+  stay two documents. Two models: the sentence encoder (cosine) and BM25 (bm25s, Okapi, the tokenizer the
+  negatives miner uses).
 - classification: logistic-regression probe (L2 via l1_ratio=0, C=1.0, lbfgs, max_iter 10000,
   random_state 0) on embeddings of a seeded 20 % sample of train, macro-F1 on test. For the NLI pair task
   the features are concat(u, v, u − v) of the query/target embeddings: the signed difference keeps the
@@ -24,7 +26,8 @@ import polars as pl
 
 from transforms.negatives import bm25s_index, bm25s_search, tokenize_for_bm25
 from transforms.tasks import TaskSpec
-from transforms.tasks.patenteb import task_specs
+from transforms.tasks.patenteb import ID_COLUMNS, task_specs
+from transforms.tasks.patenteb_beir import CORPUS, QRELS, QUERIES, layout_name, parse_layout_name
 
 from .encoders import Encoder
 from .metrics import macro_f1, mean_ndcg_at_k, pearson_r, v_measure
@@ -57,17 +60,68 @@ def _seeded_rows(n: int, size: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng(seed).choice(n, size=min(size, n), replace=False))
 
 
-def build_qrels(df: pl.DataFrame, query: str, positive: str, targets: Sequence[str]
-                ) -> tuple[list[str], list[str], list[set[int]]]:
-    """(queries, corpus, relevant corpus indices per query), all sorted for determinism."""
-    corpus = sorted({t for f in targets for t in df[f].drop_nulls().to_list()})
-    index = {t: i for i, t in enumerate(corpus)}
-    pairs = df.select(query, positive).drop_nulls().unique().sort(query, positive)
-    grouped = pairs.group_by(query, maintain_order=True).agg(pl.col(positive))
-    queries = grouped[query].to_list()
-    relevant = [{index[p] for p in pos if p != q} for q, pos in zip(queries, grouped[positive].to_list())]
-    keep = [i for i, rel in enumerate(relevant) if rel]
-    return [queries[i] for i in keep], corpus, [relevant[i] for i in keep]
+@dataclass(frozen=True)
+class Qrels:
+    """Queries and corpus by id, and the relevant corpus indices of each query (all sorted by id)."""
+
+    query_ids: list[str]
+    queries: list[str]
+    doc_ids: list[str]
+    corpus: list[str]
+    relevant: list[set[int]]
+    exclude: list[int | None]  # per query: the corpus index of its own family (symmetric tasks), else None
+
+
+def _join_title(corpus: pl.DataFrame) -> pl.Series:
+    title = pl.col("title").fill_null("").str.strip_chars()
+    return corpus.select(pl.when(title.str.len_chars() > 0).then(pl.concat_str([title, pl.col("text")],
+                         separator="\n\n")).otherwise(pl.col("text")).alias("t")).to_series()
+
+
+def build_qrels(corpus: pl.DataFrame, queries: pl.DataFrame, qrels: pl.DataFrame, symmetric: bool) -> Qrels:
+    """Corpus (`_id, title, text`), queries (`_id, text`), qrels (`query-id, corpus-id`) -> `Qrels`.
+
+    A query keeps only positives other than its own family, and is dropped when none is left.
+    """
+    corpus = corpus.unique("_id").sort("_id")
+    doc_ids = corpus["_id"].to_list()
+    index = {d: i for i, d in enumerate(doc_ids)}
+    grouped = (qrels.filter(pl.col("corpus-id").is_in(doc_ids)).group_by("query-id").agg(pl.col("corpus-id"))
+               .join(queries.unique("_id").rename({"_id": "query-id"}), on="query-id").sort("query-id"))
+    out = Qrels([], [], doc_ids, _join_title(corpus).to_list(), [], [])
+    for qid, docs, text in grouped.select("query-id", "corpus-id", "text").iter_rows():
+        own = index.get(qid) if symmetric else None
+        rel = {index[d] for d in docs if not (symmetric and d == qid)}
+        if rel:
+            out.query_ids.append(qid)
+            out.queries.append(text)
+            out.relevant.append(rel)
+            out.exclude.append(own)
+    return out
+
+
+def layout_from_rows(df: pl.DataFrame, spec: TaskSpec) -> dict[str, pl.DataFrame]:
+    """Corpus / queries / qrels from a retrieval table's id columns (versions published without the layout)."""
+    if not set(ID_COLUMNS[spec.kind]) <= set(df.columns):
+        raise SkipTask("no ids published: qrels cannot be built without matching texts")
+    q, target = spec.fields[0], spec.fields[1]
+    if spec.kind == "retrieval":
+        docs = pl.concat([df.select(pl.col("pos_id").alias("_id"), pl.col("pos_text").alias("text")),
+                          df.select(pl.col("neg_id").alias("_id"), pl.col("neg_text").alias("text"))])
+        pairs = df.select(pl.col("query_id").alias("query-id"), pl.col("pos_id").alias("corpus-id"))
+    else:
+        docs = df.select(pl.col("doc_id").alias("_id"), pl.col(target).alias("text"))
+        pairs = df.select(pl.col("query_id").alias("query-id"), pl.col("doc_id").alias("corpus-id"))
+    return {CORPUS: docs.drop_nulls().with_columns(pl.lit("").alias("title")),
+            QUERIES: df.select(pl.col("query_id").alias("_id"), pl.col(q).alias("text")), QRELS: pairs.unique()}
+
+
+def read_layout(pv: PublishedVersion, spec: TaskSpec, split: str = "test") -> dict[str, pl.DataFrame]:
+    """The task's published corpus / queries / qrels of `split`, else the same built from its id columns."""
+    parts = {p: pv.read(layout_name(spec.name, p), split) for p in (CORPUS, QUERIES, QRELS)}
+    if all(df is not None and df.height for df in parts.values()):
+        return parts  # type: ignore[return-value]
+    return layout_from_rows(_split(pv, spec.name, split), spec)
 
 
 def _top_k(scores: np.ndarray, k: int) -> list[int]:
@@ -85,42 +139,43 @@ def _top_k(scores: np.ndarray, k: int) -> list[int]:
 
 
 def dense_rankings(encoder: Encoder, queries: list[str], corpus: list[str], k: int,
-                   batch_size: int = 256) -> list[list[int]]:
-    """Top-k corpus indices per query by cosine similarity; the query's own text is excluded."""
+                   exclude: Sequence[int | None] | None = None, batch_size: int = 256) -> list[list[int]]:
+    """Top-k corpus indices per query by cosine similarity; `exclude[i]` (a corpus index) is never ranked."""
     c_emb, q_emb = encoder(corpus), encoder(queries)
-    self_idx = {t: i for i, t in enumerate(corpus)}
+    exclude = exclude or [None] * len(queries)
     out: list[list[int]] = []
     for start in range(0, len(queries), batch_size):
         sims = (q_emb[start:start + batch_size] @ c_emb.T).astype(np.float64)
-        for row, q in zip(sims, queries[start:start + batch_size]):
-            if q in self_idx:
-                row[self_idx[q]] = -np.inf
+        for row, own in zip(sims, exclude[start:start + batch_size]):
+            if own is not None:
+                row[own] = -np.inf
             out.append(_top_k(row, k))
     return out
 
 
-def bm25_rankings(queries: list[str], corpus: list[str], k: int) -> list[list[int]]:
-    """Top-k corpus indices per query by BM25 (zero-score documents are not ranked)."""
+def bm25_rankings(queries: list[str], corpus: list[str], k: int,
+                  exclude: Sequence[int | None] | None = None) -> list[list[int]]:
+    """Top-k corpus indices per query by BM25 (zero-score documents are not ranked), `exclude[i]` left out."""
     index = bm25s_index(tokenize_for_bm25(corpus))
     hits = bm25s_search(index, tokenize_for_bm25(queries), min(k + 1, len(corpus)))
-    self_idx = {t: i for i, t in enumerate(corpus)}
-    return [[int(d) for d in docs if d != self_idx.get(q)][:k] for (docs, _s), q in zip(hits, queries)]
+    exclude = exclude or [None] * len(queries)
+    return [[int(d) for d in docs if d != own][:k] for (docs, _s), own in zip(hits, exclude)]
 
 
 def score_retrieval(pv: PublishedVersion, spec: TaskSpec, encoder: Encoder, cfg: PatenTEBEvalConfig) -> list[Score]:
     """NDCG@k of the encoder and of BM25 over the test corpus (see the module docstring)."""
-    df = _split(pv, spec.name, "test")
-    query, positive = spec.fields[0], spec.fields[1]
-    targets = [f for f in spec.fields[1:] if f in df.columns]
-    queries, corpus, relevant = build_qrels(df, query, positive, targets)
+    parts = read_layout(pv, spec, "test")
+    qr = build_qrels(parts[CORPUS], parts[QUERIES], parts[QRELS], symmetric=spec.kind == "retrieval")
+    queries, relevant, exclude = qr.queries, qr.relevant, qr.exclude
     if not queries:
         raise SkipTask("no query with a positive other than itself")
     if cfg.max_queries and len(queries) > cfg.max_queries:
         rows = _seeded_rows(len(queries), cfg.max_queries, cfg.seed)
-        queries, relevant = [queries[i] for i in rows], [relevant[i] for i in rows]
+        queries, relevant, exclude = ([x[i] for i in rows] for x in (queries, relevant, exclude))
+    corpus = qr.corpus
     log.info("%s: %d queries over %d documents", spec.name, len(queries), len(corpus))
-    dense = mean_ndcg_at_k(dense_rankings(encoder, queries, corpus, cfg.k), relevant, cfg.k)
-    sparse = mean_ndcg_at_k(bm25_rankings(queries, corpus, cfg.k), relevant, cfg.k)
+    dense = mean_ndcg_at_k(dense_rankings(encoder, queries, corpus, cfg.k, exclude), relevant, cfg.k)
+    sparse = mean_ndcg_at_k(bm25_rankings(queries, corpus, cfg.k, exclude), relevant, cfg.k)
     metric = f"ndcg@{cfg.k}"
     return [Score(spec.name, encoder.name, metric, dense), Score(spec.name, BM25, metric, sparse)]
 
@@ -203,6 +258,6 @@ def evaluate_patenteb(pv: PublishedVersion, encoder: Encoder, cfg: PatenTEBEvalC
         else:
             log.info("scored %s", name)
     for name in pv.tasks():
-        if name not in specs:
+        if name not in specs and parse_layout_name(name) is None:  # layouts are scored with their task
             result.skipped.append(Skipped(name, "not a PatenTEB task known to this code version"))
     return result

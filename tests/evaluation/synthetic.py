@@ -62,18 +62,36 @@ def _next(code: str) -> str:
     return CODES[(CODES.index(code) + 1) % len(CODES)]
 
 
+def _fid(code: str, i: int) -> str:
+    return f"F-{code}-{i}"
+
+
 def retrieval_in() -> pl.DataFrame:
-    """Each query has two on-topic positives; its negative is an off-topic distractor."""
+    """Each query has two on-topic positives; its negative is an off-topic distractor. Family ids as published."""
     rows = []
-    for k, s in enumerate(TOPICS.values()):
-        neg = DISTRACTORS[k]
-        rows += [(s[0], s[1], neg), (s[0], s[3], neg)]
-    return pl.DataFrame(rows, schema=["q_text", "pos_text", "neg_text"], orient="row")
+    for k, (code, s) in enumerate(TOPICS.items()):
+        neg, neg_id = DISTRACTORS[k], f"F-X-{k}"
+        rows += [(s[0], s[j], neg, _fid(code, 0), _fid(code, j), neg_id, f"P-{code}-0", f"P-{code}-{j}", f"P-X-{k}")
+                 for j in (1, 3)]
+    return pl.DataFrame(rows, schema=["q_text", "pos_text", "neg_text", "query_id", "pos_id", "neg_id", "q_pub_id",
+                                      "pos_pub_id", "neg_pub_id"], orient="row")
+
+
+def retrieval_in_layout() -> dict[str, dict[str, pl.DataFrame]]:
+    """retrieval_IN's corpus / queries / qrels, as the build publishes them."""
+    from transforms.tasks.patenteb_beir import beir_tables
+
+    rows = retrieval_in()
+    docs = pl.concat([rows.select(pl.col("pos_id").alias("family_id"), pl.col("pos_text").alias("text_no_title")),
+                      rows.select(pl.col("neg_id").alias("family_id"), pl.col("neg_text").alias("text_no_title"))]
+                     ).unique("family_id").with_columns(pl.lit("").alias("title"))
+    return beir_tables("retrieval_IN", ("q_text", "pos_text", "neg_text"), "retrieval", {"test": rows}, docs)
 
 
 def title2full() -> pl.DataFrame:
-    return pl.DataFrame([(TITLES[c], f"{s[4]} {s[5]}") for c, s in TOPICS.items()],
-                        schema=["title", "full_text"], orient="row")
+    """Ids only in the rows (no layout tables): eval builds the qrels from `query_id` / `doc_id`."""
+    return pl.DataFrame([(TITLES[c], f"{s[4]} {s[5]}", _fid(c, 4), _fid(c, 4), f"P-{c}-4") for c, s in TOPICS.items()],
+                        schema=["title", "full_text", "query_id", "doc_id", "pub_id"], orient="row")
 
 
 def classification() -> dict[str, pl.DataFrame]:
@@ -110,6 +128,7 @@ def patenteb_tasks() -> dict[str, dict[str, pl.DataFrame]]:
     """Some tasks of each kind; effect2full has no test split and `legacy_task` is not a PatenTEB task."""
     return {
         "retrieval_IN": {"test": retrieval_in()},
+        **retrieval_in_layout(),
         "title2full": {"test": title2full()},
         "effect2full": {"train": pl.DataFrame({"effect": ["reduces wear"], "full_text": ["A brake pad."]})},
         "class_text2ipc3": classification(),

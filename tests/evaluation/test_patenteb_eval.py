@@ -17,6 +17,7 @@ from patentfactory.evaluation import SCORE_COLUMNS, EvalResult, evaluate_dataset
 from patentfactory.evaluation.encoders import Encoder
 from patentfactory.evaluation.patenteb import PatenTEBEvalConfig, _top_k, build_qrels, score_retrieval
 from patentfactory.evaluation.published import open_version
+from patentfactory.evaluation.results import SkipTask
 from patentfactory.store.storage import Storage
 from transforms.tasks.patenteb import task_specs
 
@@ -112,13 +113,26 @@ def test_report_markdown_and_plot_written(evaluated, published):
     assert (out / "scores.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_qrels_use_all_targets_and_drop_self_positives():
-    df = pl.DataFrame({"q_text": ["q1", "q1", "q2", "d1"], "pos_text": ["d1", "d2", "d1", "d1"],
-                       "neg_text": ["n1", None, "n2", "n1"]})
-    queries, corpus, relevant = build_qrels(df, "q_text", "pos_text", ["pos_text", "neg_text"])
-    assert corpus == ["d1", "d2", "n1", "n2"]
-    assert queries == ["q1", "q2"], "d1's only positive is itself: no query"
-    assert relevant == [{0, 1}, {0}]
+def test_qrels_are_by_id_and_drop_self_positives():
+    corpus = pl.DataFrame({"_id": ["d1", "d2", "n1", "n2", "q1"], "title": ["", "", "", "", ""],
+                           "text": ["same abstract", "same abstract", "neg one", "neg two", "query one"]})
+    queries = pl.DataFrame({"_id": ["q1", "q2", "d1"], "text": ["query one", "query two", "same abstract"]})
+    qrels = pl.DataFrame({"query-id": ["q1", "q1", "q2", "d1"], "corpus-id": ["d1", "d2", "d1", "d1"]})
+    qr = build_qrels(corpus, queries, qrels, symmetric=True)
+    assert qr.doc_ids == ["d1", "d2", "n1", "n2", "q1"], "two families with one abstract stay two documents"
+    assert qr.query_ids == ["q1", "q2"], "d1's only positive is its own family: no query"
+    assert qr.relevant == [{0, 1}, {0}]
+    assert qr.exclude == [4, None], "q1's own family is left out of its ranking"
+    asym = build_qrels(corpus, queries, qrels, symmetric=False)
+    assert asym.query_ids == ["d1", "q1", "q2"] and asym.exclude == [None, None, None]
+
+
+def test_rows_without_ids_are_not_scored(tmp_path: Path):
+    tasks = {"retrieval_IN": {"test": pl.DataFrame({"q_text": ["a"], "pos_text": ["b"], "neg_text": ["c"]})}}
+    pv = open_version(Storage(tmp_path), "patenteb", publish_patenteb(str(tmp_path), tasks).version)
+    with pytest.raises(SkipTask, match="no ids published"):
+        score_retrieval(pv, task_specs()["retrieval_IN"], Encoder("bow", lambda t: np.ones((len(t), 2))),
+                        PatenTEBEvalConfig())
 
 
 def test_top_k_breaks_ties_by_index_and_skips_excluded():

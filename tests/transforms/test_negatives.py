@@ -189,5 +189,7 @@ def test_world_negatives_respect_family_network_and_rules(model) -> None:
         assert set(negs.filter(pl.col("group") == group)["relation"]) <= set(allowed)
     assert negs.group_by("q_family", "group").len()["len"].max() <= params.max_triplets_per_query
     split_of = dict(ctx.families.select("family_id", "split").iter_rows())
-    assert all(split_of[q] == split_of[n] == "train" for q, n in negs.select("q_family", "neg_family").iter_rows())
+    rows = negs.select("q_family", "neg_family", "split").iter_rows()
+    assert all(split_of[q] == split_of[n] == s for q, n, s in rows)
+    assert set(negs["split"]) == {"train", "val", "test"}, "val and test are triplets too"
     assert {FULL_MIX, PART_MIX, OUT} >= set(negs["relation"])

@@ -11,7 +11,10 @@ import pytest
 from schemas import CITATIONS, CLAIMS, FAMILIES, PUBLICATIONS
 from transforms.splits import check_no_family_leak
 from transforms.tasks import TaskRegistry, TaskSpec
-from transforms.tasks.patenteb import PATENTEB_TASKS, PatenTEBParams, build_patenteb, cap_train_rows
+from transforms.segments import has_empty_marker
+from transforms.tasks.patenteb import (
+    ID_COLUMNS, PATENTEB_TASKS, PatenTEBParams, build_patenteb, cap_train_rows, leak_checked, published_columns,
+)
 from transforms.tasks.patenteb_builders import build_retrieval
 from transforms.tasks.patenteb_context import plan_train_queries, prepare_context
 
@@ -51,7 +54,7 @@ def _publication(rng: random.Random, i: int, member: int, classes: list[str]) ->
     year = 1975 if i % 37 == 5 else 1985 + (i % 30)
     words = {k: _words(rng, cls, 4) for k in "abc"}
     ipc = [f"{c}{chr(66 + j)} {i % 9 + 1}/0{j}" for j, c in enumerate(classes)]
-    inventor = f"Inventor {i % 12}"
+    inventor = f"Inventor {i % 12}"  # one name on 25 families: a person only where an applicant joins them
     return {
         "pub_id": f"{'US' if member == 0 else 'EP'}-{100000 + i * 100 + member}-{'B2' if member == 0 else 'A1'}",
         "country": "US" if member == 0 else "EP", "doc_number": str(100000 + i * 100 + member),
@@ -61,6 +64,7 @@ def _publication(rng: random.Random, i: int, member: int, classes: list[str]) ->
         "lang": "en" if member == 0 else "de", "ipc": ipc, "ipc3": ipc[0][:3],
         "inventors": [{"name": inventor, "first": None, "last": None, "country": "US"},
                       {"name": f"Helper {i}", "first": None, "last": None, "country": "DE"}],
+        "applicants": [{"name": f"Applicant {i % 24 // 12} GmbH", "country": "DE", "kind": "applicant"}],
         "source": "lens",
     }
 
@@ -103,7 +107,7 @@ def make_world(n_families: int = 300, seed: int = 7, big_family: bool = True) ->
 
 SMALL = PatenTEBParams(
     seed=3, min_families_per_ipc3=20, negative_depth=60, negative_sources=("bm25",),
-    cluster_ipc_min_size=2, cluster_ipc_max_size=5, cluster_inventor_min_size=2, cluster_inventor_max_size=4,
+    cluster_ipc_min_size=2, cluster_ipc_max_size=8, cluster_inventor_min_size=4, cluster_inventor_max_size=12,
     max_positives_per_query=3, max_triplets_per_query=4,
 )
 
@@ -114,17 +118,24 @@ def world() -> dict[str, pl.LazyFrame]:
 
 
 @pytest.fixture(scope="module")
+def context(world):
+    return prepare_context(world["publications"], world["claims"], world["citations"], world["families"], SMALL)
+
+
+@pytest.fixture(scope="module")
 def built(world):
     return build_patenteb(world["publications"], world["claims"], world["citations"], world["families"], SMALL)
 
 
 def test_every_task_present_with_exact_fields(built):
     tasks, _ = built
-    assert list(tasks) == PATENTEB_TASKS.names() and len(tasks) == 15
+    assert [t for t in tasks if "." not in t] == PATENTEB_TASKS.names() and len(PATENTEB_TASKS.names()) == 15
     for spec in (t.spec for t in PATENTEB_TASKS):
         assert set(tasks[spec.name]) == set(spec.splits)
         for split, df in tasks[spec.name].items():
-            assert df.columns == list(spec.fields), (spec.name, split)
+            assert df.columns == [*spec.fields, *ID_COLUMNS[spec.kind]] == published_columns(spec), (spec.name, split)
+            ids = df.select(ID_COLUMNS[spec.kind])
+            assert ids.null_count().sum_horizontal().item() == 0, (spec.name, split)
     for name, splits in tasks.items():
         if name not in ("clusters_ext_full_ipc", "clusters_inventor", "effect2substance"):
             assert splits["train"].height > 0, name
@@ -140,32 +151,80 @@ def test_selection_funnel_and_stats(built):
     assert stats["selected_families"] == sum(stats["families_by_split"].values()) <= funnel["eligible"]
     assert stats["domains"] == 4
     assert stats["negatives"]["bm25"] > 0 and stats["negatives"]["dense"] == 0
-    leaks = check_no_family_leak(tasks)  # publish gates on this check (tests/core: a leak refuses publish)
+    leaks = check_no_family_leak(leak_checked(tasks))  # publish gates on this check (tests/core: a leak refuses publish)
     assert leaks.ok, leaks.violations
     assert stats["cross_split_pairs_dropped"] > 0
     assert set(stats["params"]) >= {"seed", "min_families_per_ipc3", "bloom_cutoff"}
 
 
-def test_caps_respected(built):
-    tasks, _ = built
+def test_every_retrieval_split_is_triplets_within_the_caps(built):
+    tasks, stats = built
     for name in ("retrieval_IN", "retrieval_MIXED", "retrieval_OUT"):
         for split, df in tasks[name].items():
-            per_q = df.group_by("q_text").agg(pl.col("pos_text").n_unique().alias("p"),
-                                               pl.col("neg_text").drop_nulls().len().alias("t"))
+            assert df.height > 0 and df.select(pl.all().null_count()).sum_horizontal().item() == 0, (name, split)
+            per_q = df.group_by("query_id").agg(pl.col("pos_id").n_unique().alias("p"), pl.len().alias("t"))
             assert per_q["p"].max() <= SMALL.max_positives_per_query
-            assert per_q["t"].max() <= SMALL.max_triplets_per_query
-            if split != "train":
-                assert df["neg_text"].null_count() == df.height
-    for name in ("retrieval_IN", "retrieval_OUT"):  # the deeper pass finds OUT negatives below same-class hits
-        train = tasks[name]["train"]
-        assert train["neg_text"].null_count() < train.height / 2, name
-        with_neg = train.drop_nulls("neg_text")
-        assert (with_neg["neg_text"] != with_neg["q_text"]).all() and (with_neg["neg_text"] != with_neg["pos_text"]).all()
+            if split == "train":
+                assert per_q["t"].max() <= SMALL.max_triplets_per_query
+            else:  # one triplet per positive: the qrels keep every positive
+                assert (per_q["t"] == per_q["p"]).all(), (name, split)
+            assert (df["neg_id"] != df["query_id"]).all() and (df["neg_id"] != df["pos_id"]).all()
+    assert sum(stats["null_negatives"].values()) == 0
+    lost = stats["retrieval_without_negative"]
+    assert sum(v["queries"] for per in lost.values() for v in per.values()) > 0, "the toy world lacks some negatives"
+
+
+def test_negatives_follow_the_rules_in_every_split(world, built, context):
+    """Never the query's family, never in its citation network, from the relation the SPEC names."""
+    from transforms.citations import family_citation_edges
+    from transforms.ipc import domain_relation
+
+    tasks, _ = built
+    edges = family_citation_edges(world["citations"], world["families"], "simple").collect()
+    linked = set(zip(edges["citing_family"], edges["cited_family"])) | set(zip(edges["cited_family"],
+                                                                                edges["citing_family"]))
+    sets = context.families.select("family_id", "ipc3_set")
+    allowed = {"retrieval_IN": {"FULL_MIX", "PART_MIX"}, "retrieval_MIXED": {"PART_MIX"}, "retrieval_OUT": {"OUT"}}
+    for name, rels in allowed.items():
+        for split, df in tasks[name].items():
+            assert not any((q, n) in linked for q, n in zip(df["query_id"], df["neg_id"])), (name, split)
+            got = (df.select("query_id", "neg_id")
+                   .join(sets.rename({"family_id": "query_id", "ipc3_set": "a"}), on="query_id")
+                   .join(sets.rename({"family_id": "neg_id", "ipc3_set": "b"}), on="neg_id")
+                   .select(domain_relation(pl.col("a"), pl.col("b")).alias("r"))["r"])
+            assert set(got) <= rels, (name, split, set(got))
+
+
+def test_ids_join_rows_back_to_their_families(built, context):
+    tasks, _ = built
+    fams = context.families.select("family_id", "pub_id", "full_text", "split")
+    for split, df in tasks["retrieval_IN"].items():
+        for fam, pub, text in (("query_id", "q_pub_id", "q_text"), ("neg_id", "neg_pub_id", "neg_text")):
+            joined = df.join(fams, left_on=fam, right_on="family_id")
+            assert joined.height == df.height and (joined[pub] == joined["pub_id"]).all()
+            assert (joined[text] == joined["full_text"]).all() and (joined["split"] == split).all()
+    for split, df in tasks["class_text2ipc3"].items():
+        joined = df.join(fams, on="family_id")
+        assert (joined["text"] == joined["full_text"]).all() and (joined["split"] == split).all()
+
+
+def test_retrieval_layout_matches_the_triplets(built):
+    tasks, _ = built
+    for name in ("retrieval_IN", "title2full"):
+        for split, df in tasks[name].items():
+            corpus, queries, qrels = (tasks[f"{name}.{p}"][split] for p in ("corpus", "queries", "qrels"))
+            assert corpus.columns == ["_id", "title", "text"] and queries.columns == ["_id", "text"]
+            assert qrels.columns == ["query-id", "corpus-id", "score"] and (qrels["score"] == 1).all()
+            assert corpus["_id"].is_unique().all() and queries["_id"].is_unique().all()
+            target = "pos_id" if name == "retrieval_IN" else "doc_id"
+            assert set(zip(qrels["query-id"], qrels["corpus-id"])) == set(zip(df["query_id"], df[target]))
+            if name == "retrieval_IN":
+                assert set(corpus["_id"]) == set(df["pos_id"]) | set(df["neg_id"])
 
 
 def test_no_family_in_two_splits(built):
     tasks, _ = built
-    assert check_no_family_leak(tasks).ok
+    assert check_no_family_leak(leak_checked(tasks)).ok
     split_of = {}
     for split, df in tasks["class_text2ipc3"].items():
         for text in df["text"]:
@@ -182,17 +241,36 @@ def test_labels_and_segments(built):
         assert set(labels) == {0, 1} and 0.08 <= labels.mean() <= 0.3, (name, labels.mean())
     p2f = pl.concat(list(tasks["problem2full"].values()))
     assert all(prob not in full for prob, full in p2f.select("problem", "full_text").iter_rows())
+    for name in ("problem2full", "effect2full", "problem2solution", "effect2substance", "title2full"):
+        targets = pl.concat(list(tasks[name].values())).get_column(PATENTEB_TASKS.get(name).spec.fields[1])
+        assert not targets.to_frame().select(has_empty_marker(pl.col(targets.name)).any()).item(), name
+    assert not p2f["full_text"].str.contains(r"PROBLEM( TO BE SOLVED)?:|PURPOSE:|\[(?i:problem)\]").any()
     t2f = pl.concat(list(tasks["title2full"].values()))
-    assert all(not full.startswith(title) for title, full in t2f.iter_rows())
+    assert all(not full.startswith(title) for title, full in t2f.select("title", "full_text").iter_rows())
     assert all("SELECTED DRAWING" not in t for t in pl.concat(list(tasks["class_text2ipc3"].values()))["text"])
 
 
-def test_clusters_are_test_only_and_bounded(built):
-    tasks, _ = built
-    inv = tasks["clusters_inventor"]["test"].group_by("label").len()
-    assert inv["len"].min() >= 2 and inv["len"].max() <= 4
-    ipc = tasks["clusters_ext_full_ipc"]["test"].group_by("label").len()
-    assert ipc.height == 0 or (ipc["len"].min() >= 2 and ipc["len"].max() <= 5)
+def test_clusters_come_from_every_split_and_drop_out_of_bounds(built):
+    tasks, stats = built
+    for name, lo, hi in (("clusters_inventor", 4, 12), ("clusters_ext_full_ipc", 2, 8)):
+        df = tasks[name]["test"]
+        sizes = df.group_by("label").len()
+        assert sizes.height > 0 and sizes["len"].min() >= lo and sizes["len"].max() <= hi, name
+        assert df["family_id"].is_unique().all()
+        info = stats["clusters"][name]
+        assert info["pool_families"] == stats["selected_families"], "the pool is every selected family"
+        assert 0 < info["families_in_test_split"] < info["families"], "test and non-test families both"
+    ipc = stats["clusters"]["clusters_ext_full_ipc"]
+    assert ipc["dropped_large"] > 0 and stats["clusters"]["clusters_inventor"]["dropped_large"] > 0, "dropped, not cut"
+    inv = tasks["clusters_inventor"]["test"]
+    assert inv["label"].str.contains(" inventor#").all(), "only the name shared with an applicant forms a cluster"
+
+
+def test_a_name_alone_never_joins_two_families(built):
+    _, stats = built
+    people = stats["inventors"]
+    # "Inventor k" is on ~25 families with two applicants: it splits into (at least) two inventors per name
+    assert people["name_groups_split"] >= 12
 
 
 def test_determinism_same_seed_identical_frames(world, built):
@@ -217,7 +295,7 @@ def test_cross_split_duplicates_removed_and_counted(world):
     assert stats["removed_duplicates"]["title2full"] > 0
     owners = {s for s, df in tasks["title2full"].items() if "Same title" in set(df["title"])}
     assert owners == {"test"}
-    assert check_no_family_leak(tasks).ok
+    assert check_no_family_leak(leak_checked(tasks)).ok
 
 
 def test_train_cap_keeps_stratum_minimum():
@@ -244,7 +322,8 @@ def test_train_queries_chosen_before_mining_when_the_cap_can_bite(world):
     assert plan_train_queries(ctx.pairs, ctx.families, SMALL).sort("q_family", "group").equals(
         every.sort("q_family", "group"))  # under the default cap nothing is planned away
     assert 0 < planned.height < every.height
-    assert ctx.negatives.select("q_family", "group").unique().join(planned, on=["q_family", "group"],
+    assert ctx.negatives.filter(pl.col("split") == "train").select("q_family", "group").unique().join(
+        planned, on=["q_family", "group"],
                                                                    how="anti").height == 0
     bound = (train.join(planned.rename({"group": "relation_group"}), on=["q_family", "relation_group"], how="semi")
              .group_by("q_family", "relation_group").len()
@@ -259,7 +338,10 @@ def test_train_queries_chosen_before_mining_when_the_cap_can_bite(world):
         chosen = planned.filter(pl.col("group") == group).join(texts, left_on="q_family", right_on="family_id")
         assert set(rows["q_text"]) <= set(chosen["full_text"])
         n_pos = train.filter(pl.col("relation_group") == group).group_by("q_family").len()
-        assert rows.height >= chosen.join(n_pos, on="q_family")["len"].sum()  # every positive of a kept query
+        mined = ctx.negatives.filter((pl.col("split") == "train") & (pl.col("group") == group)).select("q_family")
+        kept = chosen.join(mined.unique(), on="q_family", how="semi").join(n_pos, on="q_family")
+        assert set(rows["query_id"]) == set(kept["q_family"]), "a planned query with a negative, nothing else"
+        assert rows.height >= kept["len"].clip(upper_bound=params.max_triplets_per_query).sum()
 
 
 def test_registry_rejects_duplicates_and_bad_specs():
@@ -335,3 +417,41 @@ def test_a_family_only_cited_from_outside_the_export_counts_as_cited(world):
     # a reported 0 does not make a family uncited that the warehouse shows cited
     zeros = world["publications"].with_columns(pl.lit(0, dtype=pl.Int32).alias("cited_by_count"))
     assert flags(zeros)["cited_ok"].equals(before["cited_ok"])
+
+
+def test_card_departures_carry_the_builds_counts(built):
+    from patentfactory.stages.patenteb_card import departures, sizes
+
+    _, stats = built
+    text = departures(stats, SMALL, "sample", 0.01)
+    bullets = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(bullets) >= 8 and all(any(ch.isdigit() for ch in b) for b in bullets), "every departure has a count"
+    lost = stats["retrieval_without_negative"]["MIXED"]["train"]
+    assert f"train {lost['queries']} queries / {lost['positives']} pairs" in text
+    people = stats["inventors"]
+    assert f"{people['name_groups_split']} of {people['name_groups']} name groups" in text
+    assert f"IPC 200–1000 → {SMALL.cluster_ipc_min_size}–{SMALL.cluster_ipc_max_size}" in text and "×0.01" in text
+    inv = stats["clusters"]["clusters_inventor"]
+    assert f"clusters_inventor {inv['families_in_test_split']} of {inv['families']}" in text
+    assert "Null negatives published: 0." in text and "rows still holding an empty marker: 0." in text
+    table = sizes(stats)
+    assert f"| retrieval_IN | 150,000 / 15,806 / 15,809 | {stats['rows']['retrieval_IN']['train']:,} /" in table
+
+
+def test_every_published_table_meets_its_schema(built):
+    import pyarrow as pa
+
+    from schemas import SchemaError, validate
+    from schemas.patenteb import patenteb_table
+
+    tasks, _ = built
+    for name, splits in tasks.items():
+        for split, df in splits.items():
+            if df.height:
+                validate(df.to_arrow(), patenteb_table(name))
+    doubled = tasks["retrieval_IN"]["test"].head(1).vstack(tasks["retrieval_IN"]["test"].head(1))
+    with pytest.raises(SchemaError):
+        validate(doubled.to_arrow(), patenteb_table("retrieval_IN"))  # a duplicate triplet breaks the key
+    with pytest.raises(SchemaError):
+        validate(pa.table({"_id": ["a"], "title": [""], "text": [None]}, schema=pa.schema(
+            [("_id", pa.string()), ("title", pa.string()), ("text", pa.string())])), patenteb_table("title2full.corpus"))

@@ -1,9 +1,12 @@
 """PatenTEB: the 15 task declarations, their registry and `build_patenteb` (canonical tables -> tasks).
 
-Field names follow the paper (`q_text, pos_text, neg_text`, `title, full_text`, `text, label`, ...).
-After every task is built: exact duplicate texts (normalised-text hash) that occur in more than one
-split are removed from the less protected split (test > val > train), train is capped with a
-stratified sample and rows are sorted; all of it is counted in `stats` (the family-leak check is publish's gate).
+Field names follow the paper (`q_text, pos_text, neg_text`, `title, full_text`, `text, label`, ...); every row
+also carries the ids it was built from (`ID_COLUMNS`). After every task is built: exact duplicate texts
+(normalised-text hash) that occur in more than one split are removed from the less protected split
+(test > val > train), train is capped with a stratified sample and rows are sorted; all of it is counted
+in `stats` (the family-leak check is publish's gate). Clustering tasks take no part in the deduplication:
+their pools hold families of every split, as the paper's do (the overlap is counted, not removed).
+Retrieval tasks are also returned in the corpus / queries / qrels layout (`patenteb_beir`).
 """
 from __future__ import annotations
 
@@ -15,10 +18,12 @@ import polars as pl
 
 from transforms.ipc import IN, MIXED, OUT
 from transforms.negatives import Encoder
+from transforms.segments import has_empty_marker
 from transforms.selection import TokenCounter
 from transforms.splits import SPLITS, normalised_text_hash, stable_hash
 from transforms.tasks import Task, TaskRegistry, TaskSpec
 from transforms.tasks import patenteb_builders as b
+from transforms.tasks.patenteb_beir import beir_tables
 from transforms.tasks.patenteb_context import PatenTEBContext, PatenTEBParams, prepare_context
 
 log = logging.getLogger(__name__)
@@ -151,6 +156,20 @@ PATENTEB_TASKS = TaskRegistry("patenteb", [
 ])
 
 _PROTECTION = {"test": 0, "val": 1, "train": 2}
+RETRIEVAL_KINDS = ("retrieval", "asymmetric_retrieval")
+ID_COLUMNS: dict[str, tuple[str, ...]] = {  # family ids (and representative pub_ids) each row was built from
+    "retrieval": ("query_id", "pos_id", "neg_id", "q_pub_id", "pos_pub_id", "neg_pub_id"),
+    "asymmetric_retrieval": ("query_id", "doc_id", "pub_id"),
+    "classification": ("family_id", "pub_id"),
+    "pair_classification": ("query_id", "target_id"),
+    "paraphrase": ("id1", "id2"),
+    "clustering": ("family_id", "pub_id"),
+}
+
+
+def published_columns(spec: TaskSpec) -> list[str]:
+    """The paper's fields, then the ids: what a published task table holds, in order."""
+    return [*spec.fields, *ID_COLUMNS[spec.kind]]
 
 
 def _text_fields(spec: TaskSpec) -> list[str]:
@@ -219,12 +238,13 @@ def _finalise(raw: Tables, registry: TaskRegistry, params: PatenTEBParams,
 
     Only one raw table (and its deduplicated and capped versions) is alive at a time.
     """
-    doomed = _duplicate_rows(raw, registry)
+    doomed = _duplicate_rows({t: sp for t, sp in raw.items() if registry.get(t).spec.kind != "clustering"}, registry)
     removed: dict[str, int] = {}
     tasks: Tables = {}
     published_sources = {"bm25": 0, "dense": 0}
     for task in list(raw):
         fields = list(registry.get(task).spec.fields)
+        columns = published_columns(registry.get(task).spec)
         splits = raw.pop(task)
         tasks[task] = {}
         removed[task] = 0
@@ -240,22 +260,62 @@ def _finalise(raw: Tables, registry: TaskRegistry, params: PatenTEBParams,
             if "_source" in df.columns:
                 for src, n in df.drop_nulls("_source").group_by("_source").len().iter_rows():
                     published_sources[src] = published_sources.get(src, 0) + int(n)
-            tasks[task][split] = df.select(fields).sort(fields, nulls_last=True)
+            tasks[task][split] = df.select(columns).sort(columns, nulls_last=True)
             del df
     stats["removed_duplicates"] = removed
     stats["removed_duplicates_total"] = sum(removed.values())
     stats["negatives_published"] = published_sources
     stats["rows"] = {t: {s: df.height for s, df in sp.items()} for t, sp in tasks.items()}
     stats["empty_splits"] = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
+    stats["null_negatives"] = {t: sum(df["neg_text"].null_count() for df in sp.values())
+                               for t, sp in tasks.items() if registry.get(t).spec.kind == "retrieval"}
+    stats["rows_with_empty_marker"] = {t: sum(int(df.select(pl.any_horizontal(
+        [has_empty_marker(pl.col(f)).fill_null(False) for f in _text_fields(registry.get(t).spec)]).sum()).item())
+        for df in sp.values()) for t, sp in tasks.items()}
+    _cluster_overlap(tasks, registry, stats)
     return tasks
+
+
+def _cluster_overlap(tasks: Tables, registry: TaskRegistry, stats: dict[str, Any]) -> None:
+    """Per clustering task: its families that are also in a retrieval task's test rows (any id column)."""
+    test_ids: set[str] = set()
+    for task, splits in tasks.items():
+        spec = registry.get(task).spec
+        if spec.kind in RETRIEVAL_KINDS and "test" in splits:
+            ids = [c for c in ID_COLUMNS[spec.kind] if not c.endswith("pub_id")]
+            test_ids.update(splits["test"].select(pl.concat_list(ids).explode().unique()).to_series().to_list())
+    for task, splits in tasks.items():
+        if registry.get(task).spec.kind == "clustering":
+            fams = set(pl.concat([df.select("family_id") for df in splits.values()])["family_id"].to_list())
+            stats.setdefault("clusters", {}).setdefault(task, {})["in_retrieval_test_rows"] = len(fams & test_ids)
+
+
+def leak_checked(tasks: Mapping[str, Any], registry: TaskRegistry | None = None) -> dict[str, Any]:
+    """The tables the family-leak check covers: every task but clustering (pools span every split, as the
+    paper's do; the overlap is counted) and the retrieval layouts (views of the checked rows, by id)."""
+    specs = task_specs(registry or PATENTEB_TASKS)
+    return {t: sp for t, sp in tasks.items() if t in specs and specs[t].kind != "clustering"}
+
+
+def add_retrieval_layouts(tasks: Tables, docs: pl.DataFrame, registry: TaskRegistry | None = None) -> Tables:
+    """`tasks` plus the corpus / queries / qrels tables of every retrieval task (see `patenteb_beir`)."""
+    registry = registry or PATENTEB_TASKS
+    out = dict(tasks)
+    for task, splits in tasks.items():
+        spec = registry.get(task).spec
+        if spec.kind in RETRIEVAL_KINDS:
+            out.update(beir_tables(task, spec.fields, spec.kind, splits, docs))
+    return out
 
 
 def build_patenteb(
     publications: pl.LazyFrame, claims: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFrame,
     params: PatenTEBParams | None = None, *, encode: Encoder | None = None,
-    count_tokens: TokenCounter | None = None, registry: TaskRegistry = PATENTEB_TASKS,
+    count_tokens: TokenCounter | None = None, registry: TaskRegistry = PATENTEB_TASKS, layouts: bool = True,
 ) -> tuple[Tables, dict[str, Any]]:
-    """Canonical tables -> {task: {split: frame}} with the paper's field names, plus build stats.
+    """Canonical tables -> {task: {split: frame}} with the paper's field names and ids, plus build stats.
+
+    With `layouts`, the retrieval tasks' `<task>.corpus` / `.queries` / `.qrels` tables are included.
 
     `encode` (texts -> embeddings) enables dense negatives; `count_tokens` (texts -> token counts)
     measures the text cap with the model's tokenizer (whitespace words when omitted).
@@ -267,8 +327,11 @@ def build_patenteb(
         task = task_cls()
         raw[task.spec.name] = task.build(ctx)
     stats = ctx.stats
+    docs = ctx.families.select("family_id", "title", "text_no_title")
     del ctx  # its frames are no longer needed while the tables are finalised
     tasks = _finalise(raw, registry, params, stats)
+    if layouts:
+        tasks = add_retrieval_layouts(tasks, docs, registry)
     stats["params"] = params.as_dict()  # the family-leak check runs once, as publish's gate (manifest `leakage`)
     log.info("patenteb built: %d tasks, %d duplicate rows removed", len(tasks), stats["removed_duplicates_total"])
     return tasks, stats
@@ -279,5 +342,5 @@ def task_specs(registry: TaskRegistry = PATENTEB_TASKS) -> Mapping[str, TaskSpec
     return {t.spec.name: t.spec for t in registry}
 
 
-__all__ = ["PATENTEB_TASKS", "PatenTEBParams", "SPLITS", "build_patenteb", "cap_train_rows",
-           "remove_cross_split_duplicates", "task_specs"]
+__all__ = ["ID_COLUMNS", "PATENTEB_TASKS", "PatenTEBParams", "SPLITS", "add_retrieval_layouts", "build_patenteb",
+           "cap_train_rows", "leak_checked", "published_columns", "remove_cross_split_duplicates", "task_specs"]

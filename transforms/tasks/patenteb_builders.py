@@ -1,6 +1,7 @@
 """Row builders for the PatenTEB task kinds, over a prepared `PatenTEBContext`.
 
-Each builder returns {split: frame} with the task's published fields plus private `_`-prefixed columns
+Each builder returns {split: frame} with the task's published fields, the ids each row was built from
+(`ID_COLUMNS` of its kind: family ids and representative publication ids) and private `_`-prefixed columns
 (`_stratum` for the stratified train cap, `_source` for negative-source stats) that finalisation drops.
 Every row is built from families of one split only: the split is a property of the family.
 """
@@ -21,16 +22,33 @@ def _by_split(df: pl.DataFrame, splits: tuple[str, ...]) -> Splits:
     return {s: df.filter(pl.col("split") == s).drop("split") for s in splits}
 
 
-def _texts(ctx: PatenTEBContext, column: str, alias: str, key: str) -> pl.DataFrame:
-    return ctx.families.select(pl.col("family_id").alias(key), pl.col(column).alias(alias))
+def _texts(ctx: PatenTEBContext, column: str, alias: str, key: str, pub: str | None = None) -> pl.DataFrame:
+    cols = [pl.col("family_id").alias(key), pl.col(column).alias(alias)]
+    return ctx.families.select(*cols, *([pl.col("pub_id").alias(pub)] if pub else []))
+
+
+def _retrieval_rows(counts: pl.DataFrame, max_triplets: int) -> pl.DataFrame:
+    """(split, q_family, j, pos_idx, neg j) per published triplet of the queries that have a negative.
+
+    Train: at most `max_triplets` triplets per query, positives and negatives cycled (the paper's limit).
+    Val / test: one triplet per positive (each query keeps all its capped positives for the qrels),
+    its negatives cycled. A query without any negative publishes nothing (counted by the caller).
+    """
+    n_rows = (pl.when(pl.col("split") == "train")
+              .then(pl.min_horizontal(pl.max_horizontal("n_pos", "n_trip"), pl.lit(max_triplets)))
+              .otherwise(pl.col("n_pos")))
+    return (counts.filter(pl.col("n_trip") > 0).with_columns(pl.int_ranges(0, n_rows).alias("j")).explode("j")
+            .with_columns((pl.col("j") % pl.col("n_pos")).alias("pos_idx"),
+                          (pl.col("j") % pl.col("n_trip")).alias("neg_j")))
 
 
 def build_retrieval(ctx: PatenTEBContext, group: str, splits: tuple[str, ...]) -> Splits:
-    """Rows (q_text, pos_text, neg_text) for citation pairs of one relation group.
+    """Triplets (q_text, pos_text, neg_text) with their family and publication ids, one relation group.
 
-    Row j of a query pairs positive j mod n_pos with its j-th hard negative (if any): a query keeps all
-    its (capped) positives and gets at most `max_triplets_per_query` triplets; neg_text is null elsewhere.
-    Train keeps only `ctx.train_queries` (all of them unless the group's train table could pass the cap).
+    Every split gets triplets (SPEC: val and test are triplets too); see `_retrieval_rows` for how
+    positives and negatives pair up. Queries with no negative under the mining rules are dropped and
+    counted in `ctx.stats["retrieval_without_negative"]`. Train keeps only `ctx.train_queries` (all of
+    them unless the group's train table could pass the cap).
     """
     pos = ctx.pairs.filter(pl.col("relation_group") == group).select("split", "q_family", "t_family", "pos_idx")
     if ctx.train_queries is not None:  # whole queries chosen before mining where the train cap can bite
@@ -39,20 +57,28 @@ def build_retrieval(ctx: PatenTEBContext, group: str, splits: tuple[str, ...]) -
     negs = ctx.negatives.filter(pl.col("group") == group).select(
         "split", "q_family", pl.col("rank").alias("j"), "neg_family", pl.col("source").alias("_source"))
     counts = pos.group_by("split", "q_family").agg(pl.len().alias("n_pos")).join(
-        negs.group_by("split", "q_family").agg(pl.len().alias("n_trip")), on=["split", "q_family"], how="left")
+        negs.group_by("split", "q_family").agg(pl.len().alias("n_trip")), on=["split", "q_family"], how="left"
+    ).with_columns(pl.col("n_trip").fill_null(0))
+    lost = counts.filter(pl.col("n_trip") == 0).group_by("split").agg(
+        pl.len().alias("queries"), pl.col("n_pos").sum().alias("positives"))
+    ctx.stats.setdefault("retrieval_without_negative", {})[group] = {
+        s: {"queries": int(q), "positives": int(p)} for s, q, p in lost.sort("split").iter_rows()}
+    over = counts.filter((pl.col("split") == "train") & (pl.col("n_trip") > 0)).select(
+        (pl.col("n_pos").cast(pl.Int64) - ctx.params.max_triplets_per_query).clip(lower_bound=0).sum()).item()
+    ctx.stats.setdefault("train_positives_past_triplet_cap", {})[group] = int(over or 0)
     rows = (
-        counts.with_columns(pl.col("n_trip").fill_null(0))
-        .with_columns(pl.int_ranges(0, pl.max_horizontal("n_pos", "n_trip")).alias("j")).explode("j")
-        .with_columns((pl.col("j") % pl.col("n_pos")).alias("pos_idx"))
+        _retrieval_rows(counts, ctx.params.max_triplets_per_query)
         .join(pos, on=["split", "q_family", "pos_idx"])
-        .join(negs, on=["split", "q_family", "j"], how="left")
-        .join(_texts(ctx, "full_text", "q_text", "q_family"), on="q_family")
-        .join(_texts(ctx, "full_text", "pos_text", "t_family"), on="t_family")
-        .join(_texts(ctx, "full_text", "neg_text", "neg_family"), on="neg_family", how="left")
+        .join(negs.rename({"j": "neg_j"}), on=["split", "q_family", "neg_j"])
+        .join(_texts(ctx, "full_text", "q_text", "q_family", "q_pub_id"), on="q_family")
+        .join(_texts(ctx, "full_text", "pos_text", "t_family", "pos_pub_id"), on="t_family")
+        .join(_texts(ctx, "full_text", "neg_text", "neg_family", "neg_pub_id"), on="neg_family")
         .join(ctx.families.select(pl.col("family_id").alias("q_family"), pl.col("ipc3").alias("_stratum")),
               on="q_family")
     )
-    return _by_split(rows.select("split", "q_text", "pos_text", "neg_text", "_stratum", "_source"), splits)
+    return _by_split(rows.select("split", "q_text", "pos_text", "neg_text", pl.col("q_family").alias("query_id"),
+                                 pl.col("t_family").alias("pos_id"), pl.col("neg_family").alias("neg_id"),
+                                 "q_pub_id", "pos_pub_id", "neg_pub_id", "_stratum", "_source"), splits)
 
 
 def build_asymmetric(ctx: PatenTEBContext, query: str, target: str, fields: tuple[str, str],
@@ -62,12 +88,13 @@ def build_asymmetric(ctx: PatenTEBContext, query: str, target: str, fields: tupl
                              & (pl.col(query).str.strip_chars().str.len_chars() > 0)
                              & (pl.col(target).str.len_chars() > 0))
     return _by_split(df.select("split", pl.col(query).alias(fields[0]), pl.col(target).alias(fields[1]),
-                               pl.col("ipc3").alias("_stratum")), splits)
+                               pl.col("family_id").alias("query_id"), pl.col("family_id").alias("doc_id"),
+                               "pub_id", pl.col("ipc3").alias("_stratum")), splits)
 
 
 def build_text2ipc3(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
     df = ctx.families.select("split", pl.col("full_text").alias("text"), pl.col("ipc3").alias("label"),
-                             pl.col("ipc3").alias("_stratum"))
+                             "family_id", "pub_id", pl.col("ipc3").alias("_stratum"))
     return _by_split(df, splits)
 
 
@@ -95,7 +122,8 @@ def label_bloom(ctx: PatenTEBContext) -> pl.DataFrame:
 
 def build_bloom(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
     df = ctx.families.join(label_bloom(ctx), on="family_id").select(
-        "split", pl.col("full_text").alias("text"), "label", pl.concat_str(["ipc3", "label"]).alias("_stratum"))
+        "split", pl.col("full_text").alias("text"), "label", "family_id", "pub_id",
+        pl.concat_str(["ipc3", "label"]).alias("_stratum"))
     return _by_split(df, splits)
 
 
@@ -119,7 +147,8 @@ def build_nli(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
     rows = (oriented.join(_texts(ctx, "full_text", "q_text", "q_family"), on="q_family")
             .join(_texts(ctx, "full_text", "t_text", "t_family"), on="t_family")
             .with_columns(pl.col("label").cast(pl.String).alias("_stratum")))
-    return _by_split(rows.select("split", "q_text", "t_text", "label", "_stratum"), splits)
+    return _by_split(rows.select("split", "q_text", "t_text", "label", pl.col("q_family").alias("query_id"),
+                                 pl.col("t_family").alias("target_id"), "_stratum"), splits)
 
 
 def _para_negatives(seg: pl.DataFrame, network: pl.DataFrame, n_wanted: int, seed: int) -> pl.DataFrame:
@@ -160,41 +189,84 @@ def build_paraphrase(ctx: PatenTEBContext, segment: str, splits: tuple[str, ...]
         rows = (pl.concat([pos, neg], how="vertical_relaxed")
                 .join(texts.rename({"family_id": "a", segment: "text1", "ipc3": "_stratum"}), on="a")
                 .join(texts.rename({"family_id": "b", segment: "text2"}).drop("ipc3"), on="b"))
-        out[split] = rows.select("text1", "text2", pl.col("label").cast(pl.Int64), "_stratum")
+        out[split] = rows.select("text1", "text2", pl.col("label").cast(pl.Int64), pl.col("a").alias("id1"),
+                                 pl.col("b").alias("id2"), "_stratum")
     return out
 
 
 def _cluster_pool(ctx: PatenTEBContext) -> pl.DataFrame:
+    """Every selected family (the paper's pools exceed its test split), or only test under the old setting."""
     if ctx.params.cluster_families_from == "all":
         return ctx.families
     return ctx.split_families("test")
 
 
-def _bounded_clusters(df: pl.DataFrame, min_size: int, max_size: int, seed: int) -> pl.DataFrame:
-    """Keep clusters with >= min_size members; larger than max_size are cut to max_size by hash order."""
-    return (df.filter(pl.len().over("label") >= min_size)
-            .with_columns(stable_hash(pl.col("family_id"), seed).alias("_h"))
-            .sort("label", "_h", "family_id")
-            .filter(pl.int_range(pl.len()).over("label") < max_size)
-            .select("text", "label", pl.col("label").alias("_stratum")))
+def _in_bounds(size: pl.Expr, min_size: int, max_size: int) -> pl.Expr:
+    return size.is_between(min_size, max_size)
+
+
+def _cluster_rows(ctx: PatenTEBContext, task: str, pool: pl.DataFrame, chosen: pl.DataFrame, min_size: int,
+                  max_size: int) -> pl.DataFrame:
+    """(text, label, family_id, pub_id) of clusters sized `min_size`..`max_size`; others dropped whole, counted.
+
+    `chosen` holds (family_id, label), one label per family. The paper keeps clusters of 200–1000 (IPC) or
+    100–1000 (inventor) and drops the rest; nothing is cut down to size.
+    """
+    sizes = chosen.group_by("label").len()
+    keep = sizes.filter(_in_bounds(pl.col("len"), min_size, max_size)).select("label")
+    rows = chosen.join(keep, on="label", how="semi").join(
+        pool.select("family_id", "pub_id", "split", pl.col("full_text").alias("text")), on="family_id")
+    ctx.stats.setdefault("clusters", {})[task] = {
+        "pool_families": pool.height, "bounds": [min_size, max_size], "clusters": keep.height,
+        "dropped_small": sizes.filter(pl.col("len") < min_size).height,
+        "dropped_large": sizes.filter(pl.col("len") > max_size).height,
+        "families": rows.height, "families_in_test_split": rows.filter(pl.col("split") == "test").height,
+    }
+    return rows.select("text", "label", "family_id", "pub_id", pl.col("label").alias("_stratum"))
 
 
 def build_clusters_ipc(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
     """Clusters of families with an identical full IPC set (label = the set, `; `-joined)."""
     p = ctx.params
-    df = _cluster_pool(ctx).filter(pl.col("ipc_full").list.len() > 0).select(
-        "family_id", pl.col("full_text").alias("text"), pl.col("ipc_full").list.join("; ").alias("label"))
-    return {s: _bounded_clusters(df, p.cluster_ipc_min_size, p.cluster_ipc_max_size, p.seed) for s in splits}
+    pool = _cluster_pool(ctx)
+    chosen = pool.filter(pl.col("ipc_full").list.len() > 0).select(
+        "family_id", pl.col("ipc_full").list.join("; ").alias("label"))
+    rows = _cluster_rows(ctx, "clusters_ext_full_ipc", pool, chosen, p.cluster_ipc_min_size, p.cluster_ipc_max_size)
+    return {s: rows for s in splits}
+
+
+def choose_inventor_clusters(ids: pl.DataFrame, min_size: int, max_size: int) -> pl.DataFrame:
+    """(family_id, label): each family joins its largest in-bounds inventor (ties: smallest id), until stable.
+
+    A family with several inventors belongs to one cluster only; a cluster that falls below `min_size`
+    once its families chose elsewhere stops being a choice and its families choose again.
+    """
+    allowed = ids.select("family_id", "inventor_id")
+    while True:
+        sizes = allowed.group_by("inventor_id").len()
+        allowed = allowed.join(sizes.filter(_in_bounds(pl.col("len"), min_size, max_size)),
+                               on="inventor_id").drop("len")
+        chosen = (allowed.join(sizes, on="inventor_id")
+                  .sort(["family_id", "len", "inventor_id"], descending=[False, True, False])
+                  .group_by("family_id", maintain_order=True).first().select("family_id", "inventor_id"))
+        final = chosen.group_by("inventor_id").len()
+        small = final.filter(pl.col("len") < min_size)
+        if small.height == 0:
+            return chosen.rename({"inventor_id": "label"}).sort("family_id")
+        allowed = allowed.join(small.select("inventor_id"), on="inventor_id", how="anti")
 
 
 def build_clusters_inventor(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
-    """Clusters of families sharing an inventor; a family joins its inventor with the largest cluster."""
+    """Clusters of families sharing an inventor id (`transforms.inventors`: a name alone never joins two)."""
     p = ctx.params
-    pool = _cluster_pool(ctx).select("family_id", pl.col("full_text").alias("text"), "inventor_keys")
-    exploded = pool.explode("inventor_keys").drop_nulls("inventor_keys").filter(
-        pl.col("inventor_keys").str.len_chars() > 0).rename({"inventor_keys": "label"})
-    chosen = (exploded.with_columns(pl.len().over("label").alias("_size"))
-              .sort(["family_id", "_size", "label"], descending=[False, True, False])
-              .group_by("family_id", maintain_order=True).first().drop("_size"))
-    return {s: _bounded_clusters(chosen, p.cluster_inventor_min_size, p.cluster_inventor_max_size, p.seed)
-            for s in splits}
+    pool = _cluster_pool(ctx)
+    ids = (ctx.inventor_ids if ctx.inventor_ids is not None else pl.DataFrame(
+        schema={"family_id": pl.String, "inventor_id": pl.String})).join(pool.select("family_id"), on="family_id")
+    chosen = choose_inventor_clusters(ids, p.cluster_inventor_min_size, p.cluster_inventor_max_size)
+    rows = _cluster_rows(ctx, "clusters_inventor", pool, chosen, p.cluster_inventor_min_size,
+                         p.cluster_inventor_max_size)
+    raw = ids.group_by("inventor_id").len()  # the inventors' own sizes, before each family chose one
+    ctx.stats["clusters"]["clusters_inventor"].update(
+        inventor_ids=raw.height, dropped_small=raw.filter(pl.col("len") < p.cluster_inventor_min_size).height,
+        dropped_large=raw.filter(pl.col("len") > p.cluster_inventor_max_size).height)
+    return {s: rows for s in splits}

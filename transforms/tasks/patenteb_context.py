@@ -15,11 +15,14 @@ import numpy as np
 import polars as pl
 
 from transforms.citations import family_citation_edges
+from transforms.inventors import assign_inventor_ids, family_people
 from transforms.ipc import IN, MIXED, OUT, add_domain_relation, assign_family_ipc3
 from transforms.negatives import (
     GROUPS, RELATIONS, SOURCES, CandidateFilter, CandidateSearcher, Encoder, citation_network,
 )
-from transforms.segments import drop_selected_drawing, remove_fragment, segment_abstracts
+from transforms.segments import (
+    drop_empty_markers, drop_selected_drawing, has_empty_marker, remove_fragment, segment_abstracts,
+)
 from transforms.selection import (
     TokenCounter, assemble_family_texts, choose_representatives, count_whitespace_tokens, flag_family_filters,
     join_parts, keep_large_domains, reported_citations, simple_members, truncate_texts,
@@ -50,7 +53,7 @@ class PatenTEBParams:
     negative_depth: int = 100
     negative_max_depth: int = 1000
     negative_sources: tuple[str, ...] = ("bm25", "dense")
-    negative_splits: tuple[str, ...] = ("train",)
+    negative_splits: tuple[str, ...] = ("train", "val", "test")  # val and test are triplets too (SPEC)
     network_hops: int = 1
     max_train_rows: int = 150_000
     min_rows_per_stratum: int = 10
@@ -62,7 +65,7 @@ class PatenTEBParams:
     cluster_ipc_max_size: int = 1000
     cluster_inventor_min_size: int = 100
     cluster_inventor_max_size: int = 1000
-    cluster_families_from: str = "test"
+    cluster_families_from: str = "all"  # the paper's pools (47,230 / 86,834) exceed its test split
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -83,6 +86,7 @@ class PatenTEBContext:
     negatives: pl.DataFrame
     stats: dict[str, Any] = field(default_factory=dict)
     train_queries: pl.DataFrame | None = None  # retrieval train (q_family, group) kept before mining; None: all
+    inventor_ids: pl.DataFrame | None = None  # (family_id, inventor_id, name_key) of every selected family
 
     def split_families(self, split: str) -> pl.DataFrame:
         return self.families.filter(pl.col("split") == split)
@@ -102,7 +106,8 @@ def _member_facts(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.Lazy
 
 def _text_variants(lf: pl.LazyFrame, separator: str) -> pl.LazyFrame:
     """Family text and the fragment-free targets of the asymmetric tasks (parts joined by `separator`)."""
-    abstract = drop_selected_drawing(pl.col("abstract"))
+    cut = drop_selected_drawing(pl.col("abstract"))
+    abstract = pl.when(has_empty_marker(cut)).then(drop_empty_markers(cut)).otherwise(cut)
     return lf.with_columns(
         join_parts([pl.col("title"), abstract, pl.col("claim1")], separator).alias("full_text"),
         join_parts([abstract, pl.col("claim1")], separator).alias("text_no_title"),
@@ -113,14 +118,17 @@ def _text_variants(lf: pl.LazyFrame, separator: str) -> pl.LazyFrame:
     )
 
 
-def _inventor_keys(lf: pl.LazyFrame) -> pl.LazyFrame:
-    """Sorted unique normalised inventor names of the representative (clusters_inventor)."""
-    name = pl.coalesce(
-        pl.element().struct.field("name"),
-        pl.concat_str([pl.element().struct.field("first"), pl.element().struct.field("last")], separator=" "),
-    ).str.to_lowercase().str.replace_all(r"[^\w]+", " ").str.strip_chars()
-    return lf.with_columns(
-        pl.col("inventors").list.eval(name).list.drop_nulls().list.unique().list.sort().alias("inventor_keys"))
+def family_people_rows(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.LazyFrame:
+    """(family_id, inventor, applicant) over every member of a simple family: the inventor-id evidence."""
+    members = simple_members(families).join(publications.select("pub_id", "inventors", "applicants"), on="pub_id")
+    name = pl.coalesce(pl.col("inv").struct.field("name"), pl.concat_str(
+        [pl.col("inv").struct.field("first"), pl.col("inv").struct.field("last")], separator=" "))
+    inventors = members.select("family_id", pl.col("inventors").alias("inv")).explode("inv").select(
+        "family_id", name.alias("inventor"), pl.lit(None, pl.String).alias("applicant"))
+    applicants = members.select("family_id", pl.col("applicants").alias("app")).explode("app").select(
+        "family_id", pl.lit(None, pl.String).alias("inventor"), pl.col("app").struct.field("name").alias("applicant"))
+    present = pl.col("inventor").is_not_null() | pl.col("applicant").is_not_null()
+    return pl.concat([inventors, applicants]).filter(present)
 
 
 def plan_family_selection(
@@ -138,7 +146,6 @@ def plan_family_selection(
         .join(_member_facts(publications, families), on="family_id", how="left")
         .pipe(segment_abstracts, "abstract")
         .pipe(_text_variants, params.separator)
-        .pipe(_inventor_keys)
         .filter(pl.col("full_text").str.len_chars() > 0)
         .pipe(keep_large_domains, params.min_families_per_ipc3)
         .drop("inventors", "ipc", "abstract", "claim1")  # parts live on in the text variants
@@ -308,6 +315,7 @@ def prepare_context(
     fams = fams.join(splits.select("family_id", "split"), on="family_id").sort("family_id")
     stats["selected_families"] = fams.height
     stats["domains"] = fams.get_column("ipc3").n_unique()
+    stats["segmented_families"] = int(fams.get_column("seg_pattern").is_not_null().sum())
     stats["families_by_split"] = {s: int(n) for s, n in fams.group_by("split").len().iter_rows()}
     ids = fams.select("family_id")
     edges = (edges_lf.collect().join(ids.rename({"family_id": "citing_family"}), on="citing_family", how="semi")
@@ -318,8 +326,10 @@ def prepare_context(
     negatives = mine_negatives(fams, pairs, network, params, encode, train_queries)
     stats["negatives"] = {src: int(negatives.filter(pl.col("source") == src).height) for src in ("bm25", "dense")}
     citing = _citing_dates(citations, publications, families).collect()
+    people = family_people_rows(publications, families).join(ids.lazy(), on="family_id", how="semi").collect()
+    inventor_ids, stats["inventors"] = assign_inventor_ids(family_people(people))
     log.info("patenteb: %d families in %d domains, %d positive pairs", fams.height, stats["domains"], pairs.height)
-    return PatenTEBContext(params, fams, pairs, edges, network, citing, negatives, stats, train_queries)
+    return PatenTEBContext(params, fams, pairs, edges, network, citing, negatives, stats, train_queries, inventor_ids)
 
 
 __all__ = ["IN", "MIXED", "OUT", "PatenTEBContext", "PatenTEBParams", "prepare_context"]
