@@ -18,14 +18,16 @@ import re
 import polars as pl
 
 _SEP = re.compile(r"[\s,./\-_]")
-_PUB = re.compile(r"^(?P<cc>[A-Z]{2})(?P<num>[A-Z]{0,3}\d+)(?P<kind>[A-Z]\d?)?$")
+_PUB = re.compile(r"^(?P<cc>[A-Z]{2})(?P<num>(?:RE|PP|RX|AI|D|H|T|X|S|I|M)?\d+)(?P<kind>[A-Z]\d?)?$")
 _US_PGPUB = re.compile(r"^(?P<year>(19|20)\d{2})(?P<serial>\d{6,7})$")
 # compiled once: a weekly grant file normalises tens of thousands of cited numbers
 _NUMBER = re.compile(r"^([A-Z]*)(\d+)([A-Z]*)$")
 _CC = re.compile(r"[A-Z]{2}")
 # US document-number prefixes (design, reissue, plant, SIR, defensive publication, addition of improvement,
 # reexamination): a bare 'RE38,123' is a US reissue, not a number from Reunion
-US_PREFIXES = ("RE", "PP", "RX", "AI", "D", "H", "T")
+US_PREFIXES = ("RE", "PP", "RX", "AI", "D", "H", "T", "X")  # X: the 1790-1836 X-patents
+# letters a number may start with: the US prefixes, JP era letters (S Showa, H Heisei), TW I (invention), M (utility)
+NUMBER_PREFIXES = US_PREFIXES + ("S", "I", "M")
 _US_BARE = re.compile(r"^(RE|PP|RX|AI|D|H|T)[\s,.\-]*(\d[\d\s,.]*?)[\s.\-]*([A-Z]\d?)?$")
 # 'WO 2004/012345 A1', 'WO99/12345', 'WO 02/054790': year / serial with an optional kind
 _WO_SLASH = re.compile(r"^WO[\s.\-]*(\d{2}|\d{4})\s*/\s*(\d{1,6})[\s.\-]*([A-Z]\d?)?$")
@@ -68,6 +70,8 @@ def normalise_number(number: str, country: str = "") -> str:
         prefix, digits, tail = m.groups()
         if tail:
             raise PatentIdError(f"unexpected trailing letters in number {number!r}")
+        if prefix and prefix not in NUMBER_PREFIXES:
+            raise PatentIdError(f"unknown letter prefix {prefix!r} in number {number!r}")
     if not prefix and cc in ("US", "") and "/" in str(number):
         m = re.fullmatch(r"\s*((?:19|20)\d{2})\s*/\s*(\d[\d\s,]*)", str(number))
         if not m:
