@@ -88,7 +88,9 @@ def ipc_from_parts(section: str | None, cls: str | None, subclass: str | None,
     head = f"{parts[0]}{parts[1]}{parts[2]}".upper()
     if not parts[3]:
         return head
-    return f"{head} {int(parts[3]) if parts[3].isdigit() else parts[3]}/{(parts[4] or '00').zfill(2)}"
+    if parts[3].isdigit() and (parts[4] or "0").isdigit():  # the one normaliser: same symbol as every text form
+        return normalise_ipc(f"{head} {parts[3]}/{parts[4] or '00'}")
+    return f"{head} {parts[3]}/{(parts[4] or '00').zfill(2)}"
 
 
 def cited_by_of(category: str | None) -> str | None:

@@ -15,7 +15,7 @@ from .convert import (
     upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, FieldTable, extract, first_text, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, nodes, party, person
 from .text import flatten, joined, paragraphs
 
 PUB_FIELDS = FieldTable(
@@ -118,8 +118,9 @@ def parse_patdoc(root: etree._Element) -> Doc:
               app_date=v["app_date"], title=v["title"], doc_type=doc_type_of(number),
               app_id=f"US-{safe_app_number('US', v['app_number'])}" if v["app_number"] else None)
     doc.abstract = joined(nodes(root, "SDOAB//PARA"))
-    main = [normalise_ipc(first_text(root, "SDOBI/B500/B510/B511"))]
-    doc.ipc = [s for s in main + [normalise_ipc(flatten(e)) for e in nodes(root, "SDOBI/B500/B510/B512")] if s]
+    # fixed-field IPC ('B32B  302' = B32B 3/02): read the text as written, blanks included (flatten collapses them)
+    ipc = [normalise_ipc("".join(e.itertext())) for e in nodes(root, "SDOBI/B500/B510/B511|SDOBI/B500/B510/B512")]
+    doc.ipc = [s for s in ipc if s]
     doc.inventors, doc.applicants = patdoc_people(root)
     for el in nodes(root, "SDOBI/B300"):
         p = extract(el, PRIORITY_FIELDS)
