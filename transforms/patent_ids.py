@@ -36,6 +36,7 @@ _SLASH_PUB = re.compile(r"^(US)[\s.\-]*(\d{4})/(\d{6,7})[\s.\-]*([A-Z]\d?)?$")
 # epodoc 'WO2004US12345'
 _PCT = re.compile(r"^(?:PCT|WO)?[\s/\-]*([A-Z]{2})[\s/\-]*((?:19|20)\d{2}|\d{2})[\s/\-]*(\d{1,6})$")
 _PCT_EPODOC = re.compile(r"^(?:WO)?((?:19|20)\d{2})([A-Z]{2})(\d{1,6})$")
+_CC_IN_NUMBER = re.compile(r"^[A-Z]{2}[\s\-]*(?=(?:RE|PP|RX|AI|D|H|T|X|S|I|M)?\d)")
 _CHECK_DIGIT = re.compile(r"^(.*\d)\s*\.\s*[\dX]$")  # EP '10167109.3', CN '201110089928.X', DE '...345.6'
 
 
@@ -95,7 +96,10 @@ def pub_id(country: str, number: str, kind: str | None) -> str:
     k = (kind or "").strip().upper()
     if k and not re.fullmatch(r"[A-Z]\d?", k):
         raise PatentIdError(f"bad kind code {kind!r} for number {number!r}")
-    return f"{cc}-{normalise_number(number, cc)}-{k}"
+    # the country repeated in the number: USPTO citations write <country>WO</country><doc-number>WO 2013/003625
+    text = str(number).strip().upper()
+    num = _CC_IN_NUMBER.sub("", text, count=1) if text[:2] == cc else number
+    return f"{cc}-{normalise_number(num, cc)}-{k}"
 
 
 def _us_app(raw: str, original: str) -> str:
@@ -139,9 +143,11 @@ def app_id(country: str, number: str) -> str:
         raise PatentIdError(f"bad application number {country!r} {number!r}")
     if cc == "WO":
         pct = _pct_app(original)
-        if pct is None:
+        if pct is not None:
+            return f"WO-{pct}"
+        if not re.match(r"^DM[\s/\-]*\d", original):
             raise PatentIdError(f"not a PCT application number: {number!r}")
-        return f"WO-{pct}"
+        # other WIPO numbers keep their own form: a Hague design registration 'DM/074 086' -> WO-DM074086
     if cc != "US":
         m = _CHECK_DIGIT.match(original)
         if m:  # the check digit after the dot is not part of the number (DOCDB drops it)

@@ -22,6 +22,7 @@ from .pap import parse_pap
 from .patdoc import parse_patdoc
 from .safexml import UnsafeXMLError, parse_xml
 from .split import DEFAULT_LIMITS, Limits, OversizedDocument, iter_documents
+from .text import FORMULA_OPEN, formula_batch, resolve_formulas
 from .v4 import parse_v4
 from .v4fast import parse_v4_fast
 
@@ -110,13 +111,28 @@ REJECTABLE = (etree.XMLSyntaxError, UnsafeXMLError, UnknownFormatError, Document
               PatentIdError, ValueError, KeyError, TypeError, AttributeError, IndexError)
 
 
+def _put_latex(result: ParseResult, formulas: list[str]) -> None:
+    """Formula markers in any text column of the document's rows -> LaTeX (one pandoc batch)."""
+    texts = [v for rows in result.rows.values() for row in rows for v in row.values()
+             if isinstance(v, str) and FORMULA_OPEN in v]
+    done = resolve_formulas(formulas, texts)
+    for rows in result.rows.values():
+        for row in rows:
+            for key, value in row.items():
+                if isinstance(value, str) and value in done:
+                    row[key] = done[value]
+
+
 def parse_document(data: bytes, source_file: str, doc_index: int, offset: int) -> ParseResult:
     """One document -> its rows, or exactly one reject row saying where and why."""
     result = ParseResult()
     locator = f"doc={doc_index}@{offset}"
     try:
-        doc = to_doc(data)
-        emit(doc, result, source_file, f"{source_file}#{doc_index}@{offset}")
+        with formula_batch() as formulas:
+            doc = to_doc(data)
+            emit(doc, result, source_file, f"{source_file}#{doc_index}@{offset}")
+        if formulas:
+            _put_latex(result, formulas)
     except REJECTABLE as exc:
         log.info("%s %s rejected: %s: %s", source_file, locator, type(exc).__name__, exc)
         result = ParseResult()

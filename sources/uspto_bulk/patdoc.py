@@ -11,7 +11,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .convert import (
-    country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number,
+    app_fields, country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number,
     upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
@@ -94,8 +94,8 @@ def patdoc_related(root: etree._Element) -> list[dict]:
         for holder in holders:
             v = extract(holder, RELATED_DOC)
             if v["number"]:
-                out.append({"relation": relation, "country": v["country"] or "US",
-                            "number": safe_app_number(v["country"], v["number"]), "date": v["date"]})
+                out.append({"relation": relation, **app_fields(v["country"] or "US", v["country"], v["number"]),
+                            "date": v["date"]})
     return out
 
 
@@ -124,7 +124,7 @@ def parse_patdoc(root: etree._Element) -> Doc:
     doc.inventors, doc.applicants = patdoc_people(root)
     for el in nodes(root, "SDOBI/B300"):
         p = extract(el, PRIORITY_FIELDS)
-        doc.priorities.append({"country": p["country"], "number": safe_app_number(p["country"], p["number"]),
+        doc.priorities.append({**app_fields(p["country"], p["country"], p["number"]),
                                "date": p["date"]})
     doc.related = patdoc_related(root)
     doc.citations = patdoc_citations(root)
