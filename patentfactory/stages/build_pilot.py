@@ -23,7 +23,7 @@ import polars as pl
 from schemas import PTAB_DECISIONS, PTAB_PAGES, REJECTS
 from sources.http import HttpClient, HttpError
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
-from sources.ptab_pdf import parse_decision_pdf
+from sources.ptab_pdf import fffd_pages, parse_decision_pdf
 from transforms import opinions, ptab_labels
 from transforms.patent_ids import app_join_key_expr
 from transforms.tasks import pilot
@@ -178,7 +178,7 @@ def _words(df: pl.DataFrame, col: str) -> float:
     return round(float(df[col].fill_null("").str.split(" ").list.len().mean() or 0.0), 1)
 
 
-def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str) -> dict[str, str]:
+def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str, fffd: int = 0) -> dict[str, str]:
     words = {r: _words(df, r) for r in opinions.ROLES}
     origin = dict(Counter(df["text_origin"].fill_null("none").to_list()))
     flagged = int(df["flags"].list.contains("no_examiner_findings").sum())
@@ -186,7 +186,8 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str)
                     for r, v in agreement["roles"].items()) if agreement else "")
     return {
         "Provenance": ("PTAB ex parte decisions from the USPTO Open Data Portal appeals API; decision PDFs read "
-                       f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}."),
+                       f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}. "
+                       f"Pages of these cases holding U+FFFD (a glyph the text layer could not map; kept): {fffd}."),
         "Filters": "Counts dropped per SPEC filter, in order:\n```json\n" + json.dumps(counts, indent=2) + "\n```",
         "Opinion split": (f"Splitter `{splitter}` (cue phrases, spaCy sentencizer). Mean words per case: {words}. "
                           f"Cases with no examiner sentence (kept, flagged `no_examiner_findings`): {flagged}."
@@ -238,7 +239,8 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
         leakage_checks=[LeakageCheck("no_case_or_application_in_two_splits", pilot.check_no_case_leak)],
         distribution=dict(Counter(df["subdecision_coarse"].to_list())),
         distribution_title="cases per coarse subdecision",
-        card_sections=_card(df, counts, agreement, splitter),
+        card_sections=_card(df, counts, agreement, splitter, fffd_pages(wh.frame("ptab_pages").filter(
+            pl.col("decision_id").is_in(df["case_id"].implode()))["text"])),
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height})
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
 
