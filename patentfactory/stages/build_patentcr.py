@@ -42,7 +42,7 @@ from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
-PARSER_VERSION = "patentcr-1"
+PARSER_VERSION = "patentcr-2"  # 2: only drawing reference signs stripped (issue 31)
 FIELDS = ("ep_number", "kind_before", "kind_after", "pub_date_after", "ipc", "claims_before", "claims_after")
 _EN_CLAIMS = re.compile(rb"<(?:\w+:)?claims\b[^>]*\blang=\"en\"", re.I)
 
