@@ -28,6 +28,7 @@ _CC = re.compile(r"[A-Z]{2}")
 US_PREFIXES = ("RE", "PP", "RX", "AI", "D", "H", "T", "X")  # X: the 1790-1836 X-patents
 # letters a number may start with: the US prefixes, JP era letters (S Showa, H Heisei), TW I (invention), M (utility)
 NUMBER_PREFIXES = US_PREFIXES + ("S", "I", "M")
+_BARE_KINDS = frozenset("A B1 B2 E E1 E2 S S1 P P1 P2 P3 P4 H I4 I5".split())
 _US_BARE = re.compile(r"^(RE|PP|RX|AI|D|H|T)[\s,.\-]*(\d[\d\s,.]*?)[\s.\-]*([A-Z]\d?)?$")
 # 'WO 2004/012345 A1', 'WO99/12345', 'WO 02/054790': year / serial with an optional kind
 _WO_SLASH = re.compile(r"^WO[\s.\-]*(\d{2}|\d{4})\s*/\s*(\d{1,6})[\s.\-]*([A-Z]\d?)?$")
@@ -217,7 +218,10 @@ def _bare_us(t: str) -> tuple[str, str, str] | None:
     if not m:
         return None
     prefix, digits, kind = m.groups()
-    return "US", prefix + (re.sub(r"\D", "", digits).lstrip("0") or "0"), kind or ""
+    digits = re.sub(r"\D", "", digits)
+    if kind and kind not in _BARE_KINDS or digits.startswith("0") and len(prefix + digits) < 7:
+        return None  # 'H04L' is an IPC subclass, not SIR H4 kind L: only padded or plain numbers, US kinds
+    return "US", prefix + (digits.lstrip("0") or "0"), kind or ""
 
 
 def parse_pub_id(text: str) -> tuple[str, str, str]:

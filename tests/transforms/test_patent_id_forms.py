@@ -198,6 +198,11 @@ def test_issue_31_examples():
     assert normalise_pub_id("WO2004012345A1") == "WO-2004012345-A1"
     assert normalise_pub_id("RE38,123") == "US-RE38123-" and normalise_pub_id("PP12345") == "US-PP12345-"
     assert normalise_pub_id("D512345") == "US-D512345-"
+    for not_a_number in ("H04L", "H04", "D0", "T1X"):  # IPC subclasses and the like are not US numbers
+        try:
+            raise AssertionError(f"{not_a_number} read as {normalise_pub_id(not_a_number)}")
+        except PatentIdError:
+            pass
     assert normalise_app_id("PCT/US2004/012345") == app_id("WO", "US2004012345") == "WO-US2004012345"
     for pct in ("PCT/US2004/012345", "PCT/US04/12345"):
         try:
