@@ -81,13 +81,15 @@ def _latex_or_math(latex: str | None) -> str:
 
 
 @contextmanager
-def formula_batch() -> Iterator[list[str]]:
-    """Collect the formulas of one document (markers in its text) for one pandoc batch; not reentrant."""
-    _batch.formulas = []
+def formula_batch(into: list[str] | None = None) -> Iterator[list[str]]:
+    """Collect formulas (markers in the text) into `into` or a new list, for one pandoc batch later; the
+    previous collector comes back on exit, so each caller's list only gets its own documents' formulas."""
+    previous = getattr(_batch, "formulas", None)
+    _batch.formulas = [] if into is None else into
     try:
         yield _batch.formulas
     finally:
-        _batch.formulas = None
+        _batch.formulas = previous
 
 
 def resolve_formulas(formulas: list[str], texts: Iterable[str]) -> dict[str, str]:

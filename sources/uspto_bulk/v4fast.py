@@ -159,7 +159,7 @@ def readable(data: bytes, root: etree._Element) -> bool:
         return False
     if (root.getroottree().docinfo.encoding or "UTF-8").upper() != "UTF-8":
         return False
-    if _MATHML_ELEMENT.search(data):
+    if b"math" in data and _MATHML_ELEMENT.search(data):
         return False
     if b"xmlns" in data:  # MathML only, and none of its elements named like the markup flattening reads
         return (all(uri == _MATHML for uri in _NS_DECL.findall(data))

@@ -67,3 +67,20 @@ def test_chemistry_and_image_only_formulas_leave_their_token():
                          '<MATH-US ID="MATH-US-00001"><EMI ID="EMI-M1" FILE="b.TIF"/></MATH-US>')):
         p = etree.fromstring(f"<p>a compound of formula {chem} and the rate {maths} where k is</p>")
         assert flatten(p) == "a compound of formula [CHEMISTRY] and the rate [MATH] where k is"
+
+
+def test_a_weekly_file_converts_its_formulas_in_batches_as_one_document_does(real_samples, tmp_path):
+    """parse_file sends each yielded batch's formulas to pandoc at once; the rows equal the per-document parse,
+    whatever the batch size, and no marker is left behind."""
+    from sources.uspto_bulk import iter_documents, parse_document, parse_file
+    from sources.uspto_bulk.text import FORMULA_OPEN
+
+    weekly = tmp_path / "ipg-mixed.xml"
+    weekly.write_bytes(b"".join((real_samples / "uspto-xml" / n).read_bytes() for n in (
+        "grant_us10000000b2_14643719.xml", "ipg120327.two.xml", "ipg100824-hyphenated.xml")))
+    one_by_one = [parse_document(d.data, weekly.name, d.index, d.offset).rows for d in iter_documents(weekly)]
+    expected = [r for rows in one_by_one for r in rows["descriptions"]]
+    assert sum("$" in r["text"] for r in expected if r["text"]) == 3
+    for size in (1, 2, 100):
+        got = [r for batch in parse_file(weekly, batch_docs=size) for r in batch.rows["descriptions"]]
+        assert got == expected and not any(FORMULA_OPEN in (r["text"] or "") for r in got), size
