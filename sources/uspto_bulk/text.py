@@ -272,9 +272,10 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
 
     Containers (`description-of-drawings`, `section`, `BRFSUM`, ...) are walked into; `labels` name
     containers that have no heading of their own (2001-2004 section elements). A table standing
-    between paragraphs becomes a `[TABLE]` paragraph (a formula or a chemical structure: its token). A heading element with no paragraph of its
-    own (a parent heading such as EXAMPLES right above `Example 1`, or one at the very end) is kept
-    as a row `(heading, None)` in its place, so the outline survives.
+    between paragraphs becomes a `[TABLE]` paragraph (a formula or a chemical structure: its token). A
+    heading element with no paragraph of its own (a parent heading such as EXAMPLES right above
+    `Example 1`, or one at the very end) is kept as a row `(heading, None)` in its place, so the outline
+    survives.
     """
     paras, heads, dropped = frozenset(para_tags), frozenset(heading_tags), frozenset(drop)
     out: list[tuple[str | None, str | None]] = []
