@@ -136,17 +136,6 @@ def _doc_id(ref: etree._Element | None, kind: str = "docdb", ns: str = "ex") -> 
     return ref.find(f"{ns}:document-id[@document-id-type='{kind}']", NS)
 
 
-def epodoc_app_to_docdb(number: str) -> tuple[str, str]:
-    """'EP20100167109' -> ('EP', '10167109'): EP epodoc application = CC + YYYY + 7 digits, DOCDB = YY + 6.
-
-    Other offices keep their epodoc digits (US/CN epodoc and DOCDB application numbers coincide)."""
-    cc, rest = number[:2].upper(), number[2:]
-    m = re.fullmatch(r"(?:19|20)(\d{2})0(\d{6})", rest)
-    if cc == "EP" and m:
-        return cc, m.group(1) + m.group(2)
-    return cc, rest
-
-
 def _key(cc: str | None, number: str | None, trusted: bool) -> str | None:
     """app_id or None; a DOCDB/epodoc US number is trusted only when it names the series code (12 digits, year
     first, since 2011): the older `serial + yy` form ('94268010' for 12/942,680) names none, so it gives no key

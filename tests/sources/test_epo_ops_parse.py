@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from sources.epo_ops.parse import (claim_dependencies, claim_rows, epodoc_app_to_docdb, normalise_ipc, parse_ops,
+from sources.epo_ops.parse import (claim_dependencies, claim_rows, normalise_ipc, parse_ops,
                                    parse_ops_biblio, parse_ops_claims, parse_ops_description, split_name)
 from sources.epo_ops.responses import inpadoc_id, parse_family_members, parse_ops_family
+from transforms.patent_ids import app_id, normalise_app_id
 
 OPS = "epo-ops"
 
@@ -92,7 +93,6 @@ def _us_variant(real_samples: Path, app_ref: str, priority: str) -> dict:
 def test_us_application_key_is_the_original_number_not_docdb(real_samples: Path):
     """OPS biblio of US 2012/0057518 A1: DOCDB '94268010', original '12942680' -> US-12942680, the key the USPTO
     parser and the PTAB write, so OPS rows join them on application (issue 31)."""
-    from transforms.patent_ids import app_id
 
     app_ref = """<application-reference doc-id="342104949">
   <document-id document-id-type="docdb"><country>US</country><doc-number>94268010</doc-number><kind>A</kind>
@@ -181,8 +181,8 @@ def test_converters():
     assert normalise_ipc("H04L0029060000") == "H04L 29/06"
     assert normalise_ipc("G06F12/0246") == "G06F 12/0246" and normalise_ipc("A61K 9/0") == "A61K 9/00"
     assert normalise_ipc("junk") is None
-    assert epodoc_app_to_docdb("EP20100167109") == ("EP", "10167109")
-    assert epodoc_app_to_docdb("US201113167395") == ("US", "201113167395")
+    assert normalise_app_id("EP20100167109") == "EP-10167109"  # epodoc EP: CC + YYYY + 7 digits; DOCDB yy + 6
+    assert normalise_app_id("US201113167395") == "US-13167395"  # year-prefixed US: the USPTO form
     assert split_name("Herrala, Sami, ") == {"name": "Sami Herrala", "first": "Sami", "last": "Herrala",
                                              "country": None}
     assert split_name("NIEMI JAAKKO [FI]\n")["country"] == "FI"
