@@ -137,9 +137,10 @@ def _doc_id(ref: etree._Element | None, kind: str = "docdb", ns: str = "ex") -> 
 
 
 def _key(cc: str | None, number: str | None, trusted: bool) -> str | None:
-    """app_id or None; a DOCDB/epodoc US number is trusted only when it names the series code (12 digits, year
-    first, since 2011): the older `serial + yy` form ('94268010' for 12/942,680) names none, so it gives no key
-    rather than a wrong one."""
+    """app_id or None. A DOCDB/epodoc US number is the USPTO's only when it names the series code (12 digits,
+    year first, since 2011). The older `serial + yy` form ('94268010' for 12/942,680) names none: it keys as
+    `US-DOCDB94268010`, which never passes for a USPTO number, yet still joins the OPS records that share it
+    (a priority claimed by an EP and a JP member)."""
     if not (cc and number):
         return None
     try:
@@ -148,7 +149,7 @@ def _key(cc: str | None, number: str | None, trusted: bool) -> str | None:
         return None
     digits = number.strip().upper().removeprefix("US")
     if key.startswith("US-") and not trusted and not re.fullmatch(r"(?:19|20)\d{10}", digits):
-        return None
+        return f"US-DOCDB{key[3:]}" if key[3:].isdigit() else None
     return key
 
 

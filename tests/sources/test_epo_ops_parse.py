@@ -74,9 +74,9 @@ def test_family_members_priorities(real_samples: Path):
     assert {m["family_id"] for m in members} == {"19768124"}
     assert all(m["priorities"] == [{"country": "NL", "number": "1010536", "date": date(1998, 11, 12)}]
                for m in members)
-    # DOCDB writes 09/206,856 (filed 1998) as serial + year, '20685698': no series code, so no key rather than the
-    # wrong 'US-20685698' (issue 31); the member still joins by its pub_id
-    assert members[-1]["app_id"] is None and members[0]["app_id"] == "EP-99203729"
+    # DOCDB writes 09/206,856 (filed 1998) as serial + year, '20685698': no series code, so a marked key rather
+    # than the wrong USPTO-looking 'US-20685698' (issue 31)
+    assert members[-1]["app_id"] == "US-DOCDB20685698" and members[0]["app_id"] == "EP-99203729"
 
 
 def _us_variant(real_samples: Path, app_ref: str, priority: str) -> dict:
@@ -109,7 +109,7 @@ def test_us_application_key_is_the_original_number_not_docdb(real_samples: Path)
     assert pub["app_id"] == app_id("US", "12/942,680") == "US-12942680" and pub["app_date"] == date(2010, 11, 11)
     assert pub["priorities"][0] == {"country": "US", "number": "62130600", "date": date(2015, 3, 6)}
     no_original = re.sub(r'<document-id document-id-type="original">.*?</document-id>', "", app_ref, flags=re.S)
-    assert _us_variant(real_samples, no_original, prio)["app_id"] is None, "DOCDB serial+yy names no series"
+    assert _us_variant(real_samples, no_original, prio)["app_id"] == "US-DOCDB94268010", "no series code"
 
 
 def test_claims_sample(real_samples: Path):
