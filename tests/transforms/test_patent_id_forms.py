@@ -71,7 +71,7 @@ def ep_app(draw):
 APPS = st.one_of(us_app(), pct_app(), ep_app())
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(APPS)
 def test_every_form_of_one_application_gives_one_key(app):
     identity, forms, texts = app
@@ -81,14 +81,14 @@ def test_every_form_of_one_application_gives_one_key(app):
     assert app_join_key(key) == key and normalise_app_id(key) == key  # a key is its own key
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(APPS, APPS)
 def test_distinct_applications_never_share_a_key(a, b):
     assume(a[0] != b[0])
     assert app_id(*a[1][0]) != app_id(*b[1][0])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(APPS, min_size=1, max_size=20))
 def test_key_expression_is_the_python_rule(apps):
     forms = [f for _, fs, _ in apps for f in fs]
@@ -155,7 +155,7 @@ def other_pub(draw):
 PUBS = st.one_of(us_grant(), us_prefixed(), us_pgpub(), wo_pub(), other_pub())
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(PUBS)
 def test_every_form_of_one_publication_gives_one_id(pub):
     identity, texts, fields = pub
@@ -165,7 +165,7 @@ def test_every_form_of_one_publication_gives_one_id(pub):
     assert normalise_pub_id(canon) == canon
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(PUBS, PUBS)
 def test_distinct_publications_never_share_an_id(a, b):
     assume(a[0] != b[0])
@@ -177,7 +177,7 @@ _CANON_APP = r"^[A-Z]{2}-[A-Z0-9]+$"
 JUNK = st.one_of(st.text(max_size=30), st.text(alphabet="PCTWOUSREDH0123456789/-., ", max_size=24))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(JUNK, st.sampled_from(["", "US", "WO", "EP", "PCT", "JP", "X", "??"]))
 def test_unreadable_text_is_a_clear_reject_never_a_crash_or_a_mangled_id(text, country):
     """Whatever comes in: a canonical id that reads back as itself, or PatentIdError (a counted reject)."""
