@@ -96,12 +96,15 @@ def split_multi(cell: str | None) -> list[str]:
 
 
 def priority_entry(text: str, when: date | None = None) -> dict:
-    """'US 201562130600 P' / 'US 62/130,600' / 'PCT/US2017/034582' -> {country, number, date}."""
-    m = _ID_PARTS.match(text.upper())
+    """'US 201562130600 P' / 'US 62/130,600' / 'PCT/US2017/034582' -> {country, number, date}: the number is the
+    application key's (`transforms.patent_ids.app_id`), so 'US 201562130600' and the USPTO '62/130,600' agree."""
+    t = text.strip().upper()
+    m = _ID_PARTS.match(t)
     if not m:
         raise PatentIdError(f"not a priority number: {text!r}")
-    country = "WO" if text.strip().upper().startswith("PCT/") else m.group(1)
-    return {"country": country, "number": app_id(country, m.group(2)).split("-", 1)[1], "date": when}
+    key = app_id("WO", t) if t.startswith("PCT") else app_id(m.group(1), m.group(2))
+    country, number = key.split("-", 1)
+    return {"country": country, "number": number, "date": when}
 
 
 def member_ids(cells: list[str]) -> list[str]:
@@ -356,21 +359,33 @@ def _json_cited_by(biblio: dict) -> int | None:
     return count if count is not None else len(cited_by.get("patents") or [])
 
 
-def _json_citations(pid: str, biblio: dict) -> list[dict]:
-    """references_cited -> rows numbered in document order (Lens restarts `sequence` per cited phase)."""
-    rows = []
+def _json_citations(pid: str, biblio: dict) -> tuple[list[dict], list[tuple[int, Exception, dict]]]:
+    """references_cited -> (rows numbered in document order, rejects as (seq, error, citation)).
+
+    Lens restarts `sequence` per cited phase, so `seq` is the position in the list. A citation with no readable
+    content (`{"patcit": {}}`, a patcit whose number cannot be read, an empty nplcit) is a reject, never a row:
+    its seq stays unused, so the numbering still matches Lens's order."""
+    rows, rejects = [], []
     for seq, c in enumerate((biblio.get("references_cited") or {}).get("citations", []), start=1):
         cited, npl = None, None
-        if "patcit" in c:
-            try:
-                cited = _doc_pub_id((c["patcit"] or {}).get("document_id") or {})
-            except PatentIdError:
-                npl = json.dumps(c["patcit"].get("document_id"), ensure_ascii=False)
-        else:
-            npl = ((c.get("nplcit") or {}).get("text") or "").strip() or None
+        try:
+            if not isinstance(c, dict):
+                raise TypeError("citation is not a JSON object")
+            if "patcit" in c:
+                doc = (c["patcit"] or {}).get("document_id") or {}
+                if not doc:
+                    raise PatentIdError("patent citation without a document_id")
+                cited = _doc_pub_id(doc)
+            else:
+                npl = ((c.get("nplcit") or {}).get("text") or "").strip() or None
+                if npl is None:
+                    raise ValueError("citation with neither a patent number nor a non-patent text")
+        except (PatentIdError, ValueError, TypeError, AttributeError) as exc:
+            rejects.append((seq, exc, c))
+            continue
         rows.append({"citing_pub_id": pid, "seq": seq, "cited_pub_id": cited, "cited_npl": npl,
                      "category": c.get("category"), "cited_by": CITED_PHASE.get(c.get("cited_phase") or "", "other")})
-    return rows
+    return rows, rejects
 
 
 def _json_claims(pid: str, rec: dict) -> list[dict]:
@@ -380,16 +395,19 @@ def _json_claims(pid: str, rec: dict) -> list[dict]:
     return claim_rows(pid, pieces)
 
 
-def _jsonl_record(result: ParseResult, rec: dict, source_file: str, raw: str) -> None:
+def _jsonl_record(result: ParseResult, rec: dict, source_file: str, raw: str, where: str = "") -> None:
     row = _json_publication(rec, source_file, raw)
     pid = row["pub_id"]
-    rows = {"citations": _json_citations(pid, rec.get("biblio") or {}), "claims": _json_claims(pid, rec),
-            "reported_families": []}
+    citations, bad = _json_citations(pid, rec.get("biblio") or {})
+    rows = {"citations": citations, "claims": _json_claims(pid, rec), "reported_families": []}
     for kind in ("simple", "extended"):
         members = [_doc_pub_id(m.get("document_id") or {})
                    for m in ((rec.get("families") or {}).get(f"{kind}_family") or {}).get("members", [])]
         rows["reported_families"] += _family_rows(pid, kind, unique(members))
     result.add("publications", row)
+    for seq, exc, cite in bad:
+        result.reject(SOURCE, source_file, f"{where} {pid} citation {seq}".strip(), exc,
+                      json.dumps(cite, ensure_ascii=False))
     for table, table_rows in rows.items():
         for r in table_rows:
             result.add(table, r)
@@ -415,7 +433,7 @@ def iter_lens_jsonl(path_or_bytes: str | Path | bytes, source_file: str,
                 rec = json.loads(line)
                 if not isinstance(rec, dict):
                     raise ValueError("line is not a JSON object")
-                _jsonl_record(result, rec, source_file, text)
+                _jsonl_record(result, rec, source_file, text, f"line {n}")
             except (PatentIdError, ValueError, KeyError, TypeError, AttributeError) as exc:
                 result.reject(SOURCE, source_file, f"line {n}", exc, line)
             taken += 1

@@ -15,6 +15,7 @@ import logging
 import re
 import unicodedata
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from patentfactory import progress
@@ -50,6 +51,16 @@ class DecisionText:
     pages: list[PageText] = field(default_factory=list)
     has_cover: bool = False
     reject: str | None = None
+    fffd_pages: int = 0  # pages whose text holds U+FFFD: where the PDF's text layer could not map a glyph
+
+
+REPLACEMENT = "\ufffd"
+
+
+def fffd_pages(texts: Iterable[str | None]) -> int:
+    """Pages whose text holds U+FFFD. The character is kept in the text (a reader sees where the text layer
+    failed); the dataset card counts these pages."""
+    return sum(1 for t in texts if t and REPLACEMENT in t)
 
 
 class PdfUnreadable(Exception):
@@ -192,7 +203,7 @@ def _english(par: str) -> bool:
 
 def clean_pages(pages: list[PageText]) -> str:
     """Pages -> layout-free text (paragraphs separated by blank lines); the cover page is still in."""
-    joined = "\n".join(strip_layout(unicodedata.normalize("NFKC", p.text).replace("\ufffd", "")) for p in pages)
+    joined = "\n".join(strip_layout(unicodedata.normalize("NFKC", p.text)) for p in pages)  # U+FFFD stays
     return "\n\n".join(to_paragraphs(joined))
 
 
@@ -205,6 +216,7 @@ def parse_decision_pdf(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_D
         return DecisionText(reject=str(exc))
     layout = clean_pages(pages)
     text, has_cover = strip_cover(layout)
+    bad = fffd_pages(p.text for p in pages)
     if not text.strip():
-        return DecisionText(origin=decision_origin(pages), pages=pages, reject="no text after cleaning")
-    return DecisionText(text, layout, decision_origin(pages), pages, has_cover)
+        return DecisionText(origin=decision_origin(pages), pages=pages, reject="no text after cleaning", fffd_pages=bad)
+    return DecisionText(text, layout, decision_origin(pages), pages, has_cover, fffd_pages=bad)

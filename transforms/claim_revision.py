@@ -2,9 +2,16 @@
 
 Pure functions over claim texts and LazyFrames; no I/O. Cleaning makes the two sides comparable
 (the model should learn the legal amendment, not numbering or drawing references): leading claim
-numbers, reference signs in parentheses such as "(100)" or "(102a, 104)", and whitespace runs
-go. Pairing keeps only patents whose both sides exist, are English and differ; everything else is
-counted with a reason so the build can report it (never silently dropped).
+numbers, reference signs and whitespace runs go. Pairing keeps only patents whose both sides exist,
+are English and differ; everything else is counted with a reason so the build can report it (never
+silently dropped).
+
+A reference sign is a numeral in parentheses, such as "(100)", "(102a, 104)" or "(14')", that follows a
+noun phrase (or a method step's verb: "receiving (202) a message") and points into a drawing. Numbers in
+parentheses that name a formula, condition, claim, sequence, example or table are text and stay:
+"compound of formula (1) wherein", "general formula (2) or (3)", "satisfies condition (4)", "an
+enumeration: (1) ...", "R(1)". The rule looks at the word before the parentheses, so it is plain Python
+(the polars expressions call it once per claim list).
 """
 from __future__ import annotations
 
@@ -16,9 +23,23 @@ import polars as pl
 
 log = logging.getLogger(__name__)
 
-_NUMBER = re.compile(r"^\s*\(?\d{1,4}\s*[.)]\s*")  # no look-ahead: polars (Rust) regex shares it
-# "(100)", "(102a)", "(110, 112)", "(14')" — digits with optional letter/prime, comma/and separated.
-_REF_SIGN = re.compile(r"\s*\((?:\d{1,5}[a-z]?'*)(?:\s*(?:,|and|-)\s*\d{1,5}[a-z]?'*)*\)")
+_NUMBER = re.compile(r"^\s*\(?\d{1,4}\s*[.)]\s*")
+# "(100)", "(102a)", "(110, 112)", "(14')", "(2; 102)": digits with an optional letter/prime, listed
+_SIGN = r"\d{1,5}[a-z]?['\u2019]*"
+_REF_GROUP = re.compile(rf"\((?:{_SIGN})(?:\s*(?:[,;\-\u2013]|and|or)\s*{_SIGN})*\)")
+# what may link a kept group to the next one: "formula (2) or (3)", "(1) to (3)", "(I), (1) and (2)"
+_LINK = re.compile(r"^\s*(?:,|or|and|and/or|to|-|\u2013)?\s*$")
+_LAST_TOKEN = re.compile(r"(\S+)\s*$")
+# words after which a parenthesised number is a label of the text itself, not a drawing reference
+PROTECTED = frozenset("""formula formulae formulas formel structure structures compound compounds equation
+    equations eq eq. eqn eqn. expression expressions relation relations relationship condition conditions inequality
+    inequalities reaction reactions scheme schemes claim claims sequence sequences seq example examples table tables
+    no no. nos nos. number numbers id fig fig. figs figs. figure figures embodiment embodiments item items
+    group groups""".split())
+# function words: a number in parentheses after them is not "after a noun phrase"
+_FUNCTION = frozenset("""the a an of in on to or and with by from at as for is are be been was were than per via
+    into onto between wherein whereby which that said each any all following general represented defined shown
+    according where when if""".split())
 _WS = re.compile(r"\s+")
 _ENGLISH = frozenset("the a an of and to in for with wherein comprising which is said claim".split())
 _FOREIGN = frozenset("der die das und nach umfassend wobei anspruch le la les et selon dans lequel "
@@ -26,12 +47,44 @@ _FOREIGN = frozenset("der die das und nach umfassend wobei anspruch le la les et
 REASONS = ("no_grant", "no_application", "not_english", "ops_404", "empty_claims", "unchanged")
 
 
+def _is_reference_sign(before: str) -> bool:
+    """True if a parenthesised numeral preceded by `before` (the claim text up to it) is a reference sign."""
+    glued = bool(before) and not before[-1].isspace()
+    m = _LAST_TOKEN.search(before)
+    if not m:
+        return False  # the claim starts with it: an enumeration
+    token = m.group(1)
+    word = token.lower().rstrip(",")
+    if glued and not re.fullmatch(r"[a-z]{3,}", token):
+        return False  # 'R(1)', 'f(x)(2)', 'H2O(1)': notation, not a sign
+    if word.isdigit():  # 'the device of claim 1 (300)': a sign after a claim reference; 'formula 1 (2)': not
+        prev = _LAST_TOKEN.search(before[:m.start()].rstrip())
+        return bool(prev) and prev.group(1).lower() in ("claim", "claims")
+    if not re.search(r"[a-z]$", word) or word in _FUNCTION or word in PROTECTED:
+        return False
+    return True
+
+
+def strip_reference_signs(text: str) -> str:
+    """Drop reference signs (see module docstring); every other parenthesised number stays."""
+    out, last, kept_end = [], 0, None
+    for m in _REF_GROUP.finditer(text):
+        chained = kept_end is not None and _LINK.match(text[kept_end:m.start()]) is not None
+        if not chained and _is_reference_sign(text[:m.start()]):
+            out.append(text[last:m.start()].rstrip(" \t"))
+            last, kept_end = m.end(), None
+        else:
+            kept_end = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
 def clean_claim(text: str | None) -> str:
     """One claim: drop its leading number and reference signs, collapse whitespace."""
     if not text:
         return ""
     out = _NUMBER.sub("", text, count=1)
-    out = _REF_SIGN.sub("", out)
+    out = strip_reference_signs(out)
     out = _WS.sub(" ", out).strip()
     return re.sub(r"\s+([,.;:])", r"\1", out)
 
@@ -70,10 +123,8 @@ def pair_claims(revisions: pl.LazyFrame) -> pl.LazyFrame:
     """Clean both sides and keep rows whose cleaned claim sets both exist and differ.
 
     Input columns: ep_number, kind_before, claims_before, kind_after, claims_after (+ any extra)."""
-    cleaned = revisions.with_columns(
-        pl.col("claims_before").list.eval(_clean_expr(pl.element())).list.eval(pl.element().filter(pl.element() != "")),
-        pl.col("claims_after").list.eval(_clean_expr(pl.element())).list.eval(pl.element().filter(pl.element() != "")),
-    )
+    cleaned = revisions.with_columns(_clean_list(pl.col("claims_before"), drop_empty=True),
+                                     _clean_list(pl.col("claims_after"), drop_empty=True))
     return cleaned.filter(
         pl.col("claims_before").list.len().fill_null(0) > 0,
         pl.col("claims_after").list.len().fill_null(0) > 0,
@@ -81,13 +132,12 @@ def pair_claims(revisions: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
-def _clean_expr(col: pl.Expr) -> pl.Expr:
-    """`clean_claim` as a vectorised expression (same regexes, no per-row Python)."""
-    return (col.str.replace(_NUMBER.pattern, "")
-            .str.replace_all(_REF_SIGN.pattern, "")
-            .str.replace_all(r"\s+", " ")
-            .str.replace_all(r"\s+([,.;:])", "$1")
-            .str.strip_chars())
+def _clean_list(col: pl.Expr, drop_empty: bool = False) -> pl.Expr:
+    """`clean_claim` over a list column, one Python call per claim set (the rule reads words, not patterns)."""
+    def clean(texts: list[str | None]) -> list[str]:
+        out = [clean_claim(t) for t in texts]
+        return [t for t in out if t] if drop_empty else out
+    return col.map_elements(clean, return_dtype=pl.List(pl.String))
 
 
 def split_by_month(pairs: pl.LazyFrame, test_months: tuple[int, ...] = (6,),
@@ -104,8 +154,8 @@ def in_range(day: date | None, start: date, end: date) -> bool:
 
 def recovered_pairs(built: pl.LazyFrame, truth: pl.LazyFrame) -> pl.LazyFrame:
     """Truth pairs whose cleaned claims the build reproduced exactly, sorted by ep_number (joins do not keep order)."""
-    want = truth.select("ep_number", pl.col("claims_before").list.eval(_clean_expr(pl.element())).alias("tb"),
-                        pl.col("claims_after").list.eval(_clean_expr(pl.element())).alias("ta"))
+    want = truth.select("ep_number", _clean_list(pl.col("claims_before")).alias("tb"),
+                        _clean_list(pl.col("claims_after")).alias("ta"))
     got = built.select("ep_number", pl.col("claims_before").alias("gb"), pl.col("claims_after").alias("ga"))
     return (want.join(got, on="ep_number", how="inner")
             .filter((pl.col("tb") == pl.col("gb")) & (pl.col("ta") == pl.col("ga"))).select("ep_number")

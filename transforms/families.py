@@ -4,7 +4,7 @@
 - extended (INPADOC-like): connected components of the publication–priority graph; two publications
   are in one family when a chain of shared priorities links them.
 
-A priority is identified by country + normalised application number; its date is ignored (offices
+A priority is identified by its application key (`transforms.patent_ids.app_id`); its date is ignored (offices
 disagree on dates far more often than on numbers). A publication without priority claims is its own
 priority: its application id stands in (or its pub_id when even that is missing).
 
@@ -25,21 +25,19 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from transforms.patent_ids import app_key_expr
+
 SIMPLE, EXTENDED = "simple", "extended"
 RECONSTRUCTION_SOURCES = ("epo_ops",)
 _REPORTED = "~"  # reported keys sort after every priority key, so a component is still named by a priority
 FAMILY_SCHEMA = {"family_id": pl.String, "pub_id": pl.String, "family_kind": pl.String}
 _COMP_SCHEMA = {"pub_id": pl.String, "family_id": pl.String}
-_SEP = r"[\s,./\-_]"
 
 
 def _key(country: pl.Expr, number: pl.Expr) -> pl.Expr:
-    """'us' + 'US 14/863,446' -> 'US-14863446' (same rule as patent_ids.app_id, as an expression)."""
-    cc = country.str.strip_chars().str.to_uppercase()
-    num = number.str.to_uppercase().str.replace_all(_SEP, "")
-    num = pl.when(num.str.starts_with(cc) & num.str.slice(2, 1).str.contains(r"^\d")) \
-        .then(num.str.slice(2)).otherwise(num)
-    return pl.when(cc.is_not_null() & (cc != "") & num.is_not_null() & (num != "")).then(cc + "-" + num)
+    """'us' + 'US 62/130,600' or Lens 'US' + '201562130600' -> 'US-62130600': `patent_ids.app_id`, the one
+    application key every source writes, so a priority joins whichever source wrote it (null when unreadable)."""
+    return app_key_expr(country, number)
 
 
 def priority_keys(publications: pl.LazyFrame) -> pl.LazyFrame:

@@ -42,7 +42,7 @@ from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
-PARSER_VERSION = "patentcr-1"
+PARSER_VERSION = "patentcr-2"  # 2: only drawing reference signs stripped (issue 31)
 FIELDS = ("ep_number", "kind_before", "kind_after", "pub_date_after", "ipc", "claims_before", "claims_after")
 _EN_CLAIMS = re.compile(rb"<(?:\w+:)?claims\b[^>]*\blang=\"en\"", re.I)
 
@@ -329,7 +329,9 @@ def _card_sections(stats: dict, params: PatentCRParams, tables: dict[str, pl.Dat
         "Provenance": (f"EP B1 grants published {params.start} to {params.end}, listed with EPO OPS search "
                        f"(`{params.cql_template}`, {params.window_days}-day windows). claims_before = English claims "
                        "of the A1 publication, else A2; claims_after = English claims of the B1. Claims cleaned: "
-                       "leading numbers, reference signs such as '(100)' and whitespace runs removed."),
+                       "leading numbers, drawing reference signs such as '(100)' after a noun phrase and "
+                       "whitespace runs removed; formula, condition, claim, sequence and example numbers such as "
+                       "'formula (1)' or 'general formula (2) or (3)' are kept on both sides."),
         "Split": f"test = grants published in months {list(params.test_months)}; train = the other months ({sizes}).",
         "Thresholds": ("The window (Jan-Jun 2024, June = test) and the pairing rules are SPEC's. The sample run "
                        "(`make run` / `pf run` on the embedded world) uses the same thresholds as a full build: no "

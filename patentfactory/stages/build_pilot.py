@@ -26,7 +26,7 @@ import polars as pl
 from schemas import PTAB_DECISIONS, PTAB_PAGES, REJECTS
 from sources.http import HttpClient, HttpError
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
-from sources.ptab_pdf import parse_decision_pdf
+from sources.ptab_pdf import fffd_pages, parse_decision_pdf
 from transforms import opinions, ptab_labels
 from transforms.patent_ids import app_join_key_expr
 from transforms.tasks import pilot
@@ -43,7 +43,7 @@ from patentfactory.stages import llm_routes
 log = logging.getLogger(__name__)
 REFERENCE_SCORES = Path(__file__).with_name("pilot_reference_scores.json")
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
-PDF_PARSER_VERSION = "ptab-pdf-2"  # 2: page-level text kept (ptab_pages)
+PDF_PARSER_VERSION = "ptab-pdf-3"  # 2: page-level text kept (ptab_pages); 3: U+FFFD kept
 
 
 @dataclass
@@ -223,7 +223,8 @@ def _reference_text(ref: dict | None, splitter: str) -> str:
     return "".join(parts)
 
 
-def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str, refused: list[str]) -> dict[str, str]:
+def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str, refused: list[str],
+          fffd: int = 0) -> dict[str, str]:
     words = {r: _words(df, r) for r in opinions.ROLES}
     words["merged_text"] = _words(df, "merged_text")
     origin = dict(Counter(df["text_origin"].fill_null("none").to_list()))
@@ -234,7 +235,8 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
     dropped = counts.get("no_subdecision_in_record", 0) + counts.get("no_issue_type_in_record", 0)
     return {
         "Provenance": ("PTAB ex parte decisions from the USPTO Open Data Portal appeals API; decision PDFs read "
-                       f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}."),
+                       f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}. "
+                       f"Pages of these cases holding U+FFFD (a glyph the text layer could not map; kept): {fffd}."),
         "Filters": "Counts dropped per SPEC filter, in order:\n```json\n" + json.dumps(counts, indent=2) + "\n```",
         "Opinion split": (f"Splitter `{splitter}` (cue phrases, spaCy sentencizer). A sentence in the Board's "
                           "voice (first person plural, \"is (not) persuasive\", \"the rejection ... is sustained / "
@@ -326,7 +328,8 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
                         LeakageCheck("no_board_voice_in_inputs", pilot.check_inputs_in_board_voice)],
         distribution=dict(Counter(df["subdecision_coarse"].to_list())),
         distribution_title="cases per coarse subdecision",
-        card_sections={**_card(df, counts, agreement, splitter, refused),
+        card_sections={**_card(df, counts, agreement, splitter, refused, fffd_pages(wh.frame("ptab_pages").filter(
+                           pl.col("decision_id").is_in(df["case_id"].implode()))["text"])),
                        "Opinion split route": llm_routes.route_card(route, "decisions", "the rule splitter")},
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height,
                "reference_scores": reference_scores(splitter), "leak_refused": refused[:50]})

@@ -19,8 +19,8 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 
 log = logging.getLogger(__name__)
-USPTO_PARSER_VERSION = "uspto-1"
-LENS_PARSER_VERSION = "lens-2"  # lens-2: publications.cited_by_count
+USPTO_PARSER_VERSION = "uspto-2"  # uspto-2: one application key, IPC forms, formula tokens (issue 31)
+LENS_PARSER_VERSION = "lens-3"  # 2: publications.cited_by_count; 3: app keys, empty citations rejected
 
 
 def stores_for(data_dir: str | Path) -> Stores:

@@ -30,7 +30,7 @@ from .ingest import Stores
 
 log = logging.getLogger(__name__)
 SOURCE = "epo_ops"
-PARSER_VERSION = "ops-1"
+PARSER_VERSION = "ops-2"  # ops-2: application key from the original number (issue 31)
 ENDPOINTS = ("biblio", "claims")
 
 

@@ -136,28 +136,41 @@ def _doc_id(ref: etree._Element | None, kind: str = "docdb", ns: str = "ex") -> 
     return ref.find(f"{ns}:document-id[@document-id-type='{kind}']", NS)
 
 
-def epodoc_app_to_docdb(number: str) -> tuple[str, str]:
-    """'EP20100167109' -> ('EP', '10167109'): EP epodoc application = CC + YYYY + 7 digits, DOCDB = YY + 6.
+def _key(cc: str | None, number: str | None, trusted: bool) -> str | None:
+    """app_id or None. A DOCDB/epodoc US number is the USPTO's only when it names the series code (12 digits,
+    year first, since 2011). The older `serial + yy` form ('94268010' for 12/942,680) names none: it keys as
+    `US-DOCDB94268010`, which never passes for a USPTO number, yet still joins the OPS records that share it
+    (a priority claimed by an EP and a JP member)."""
+    if not (cc and number):
+        return None
+    try:
+        key = app_id(cc, number)
+    except PatentIdError:
+        return None
+    digits = number.strip().upper().removeprefix("US")
+    if key.startswith("US-") and not trusted and not re.fullmatch(r"(?:19|20)\d{10}", digits):
+        return f"US-DOCDB{key[3:]}" if key[3:].isdigit() else None
+    return key
 
-    Other offices keep their epodoc digits (US/CN epodoc and DOCDB application numbers coincide)."""
-    cc, rest = number[:2].upper(), number[2:]
-    m = re.fullmatch(r"(?:19|20)(\d{2})0(\d{6})", rest)
-    if cc == "EP" and m:
-        return cc, m.group(1) + m.group(2)
-    return cc, rest
+
+def ops_app_id(ref: etree._Element | None) -> tuple[str | None, str | None]:
+    """application-reference / priority-claim -> (application key, date): the office's original number first
+    (OPS gives `12942680` beside the DOCDB `94268010`), then DOCDB, then epodoc; the key is
+    `transforms.patent_ids.app_id`, the one every source writes."""
+    docdb, epodoc, original = _doc_id(ref), _doc_id(ref, "epodoc"), _doc_id(ref, "original")
+    epodoc_no = _t(epodoc, "ex:doc-number") or ""
+    cc = _t(docdb, "ex:country") or _t(original, "ex:country") or (epodoc_no[:2] if epodoc_no[:2].isalpha() else None)
+    when = _t(docdb, "ex:date") or _t(epodoc, "ex:date") or _t(original, "ex:date")
+    key = (_key(_t(original, "ex:country") or cc, _t(original, "ex:doc-number"), True)
+           or _key(cc, _t(docdb, "ex:doc-number"), False) or _key(cc, epodoc_no, False))
+    return key, when
 
 
 def _priority(claim: etree._Element) -> dict | None:
-    docdb = _doc_id(claim)
-    if docdb is not None and _t(docdb, "ex:country") and _t(docdb, "ex:doc-number"):
-        cc, number, when = _t(docdb, "ex:country"), _t(docdb, "ex:doc-number"), _t(docdb, "ex:date")
-    else:
-        epodoc = _doc_id(claim, "epodoc")
-        if epodoc is None or not _t(epodoc, "ex:doc-number"):
-            return None
-        cc, number = epodoc_app_to_docdb(_t(epodoc, "ex:doc-number") or "")
-        when = _t(epodoc, "ex:date")
-    number = app_id(cc or "", number or "").split("-", 1)[1]
+    key, when = ops_app_id(claim)
+    if key is None:
+        return None
+    cc, number = key.split("-", 1)
     return {"country": cc, "number": number, "date": yyyymmdd(when)}
 
 
@@ -238,9 +251,7 @@ def _biblio_row(doc: etree._Element, source_file: str, index: int) -> dict:
         cc, num, kind = _t(docdb, "ex:country"), _t(docdb, "ex:doc-number"), _t(docdb, "ex:kind")
     pid = pub_id(cc or "", num or "", kind)
     app_ref = bib.find("ex:application-reference", NS)
-    app_docdb, app_epodoc = _doc_id(app_ref), _doc_id(app_ref, "epodoc")
-    app = (app_id(_t(app_docdb, "ex:country") or "", _t(app_docdb, "ex:doc-number") or "")
-           if _t(app_docdb, "ex:doc-number") else None)
+    app, app_date = ops_app_id(app_ref)
     title = _pick_lang(bib.findall("ex:invention-title", NS))
     lang = (title.get("lang") if title is not None else None) or "en"
     abstract = _pick_lang(doc.findall("ex:abstract", NS), lang.lower())
@@ -251,7 +262,7 @@ def _biblio_row(doc: etree._Element, source_file: str, index: int) -> dict:
     return {
         "pub_id": pid, "country": pid.split("-")[0], "doc_number": pid.split("-")[1], "kind": kind,
         "pub_date": yyyymmdd(_t(docdb, "ex:date")), "app_id": app,
-        "app_date": yyyymmdd(_t(app_docdb, "ex:date") or _t(app_epodoc, "ex:date")),
+        "app_date": yyyymmdd(app_date),
         "title": " ".join("".join(title.itertext()).split()) if title is not None else None,
         "abstract": "\n".join(clean_text(" ".join(p.itertext())) for p in abstract.findall("ex:p", NS))
         if abstract is not None else None,

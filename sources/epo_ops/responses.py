@@ -18,20 +18,18 @@ from __future__ import annotations
 
 from lxml import etree
 
-from transforms.patent_ids import PatentIdError, app_id
+from transforms.patent_ids import PatentIdError
 
 from ..records import ParseResult
-from .parse import (NS, SOURCE, _doc_id, _priority, _ref_pub_id, _t, biblio_documents, family_row, parse_ops_claims,
-                    parse_ops_description, parse_with, read_xml, yyyymmdd)
+from .parse import (NS, SOURCE, _doc_id, _priority, _ref_pub_id, _t, biblio_documents, family_row, ops_app_id,
+                    parse_ops_claims, parse_ops_description, parse_with, read_xml, yyyymmdd)
 
 
 def _member(member: etree._Element) -> dict:
     pid = _ref_pub_id(member.find("ex:publication-reference", NS))
     if not pid:
         raise ValueError("family member without a publication id")
-    app_docdb = _doc_id(member.find("ex:application-reference", NS))
-    app = (app_id(_t(app_docdb, "ex:country") or "", _t(app_docdb, "ex:doc-number") or "")
-           if _t(app_docdb, "ex:doc-number") else None)
+    app = ops_app_id(member.find("ex:application-reference", NS))[0]
     prios = [p for p in map(_priority, member.findall("ex:priority-claim", NS)) if p]
     return {"pub_id": pid, "family_id": member.get("family-id"), "app_id": app, "priorities": prios,
             "pub_date": yyyymmdd(_t(_doc_id(member.find("ex:publication-reference", NS)), "ex:date"))}

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from .convert import (
-    aps_patent_number, country_of, doc_type_of, int_or_none, normalise_ipc, safe_app_number, safe_pub_id,
+    app_fields, aps_patent_number, country_of, doc_type_of, int_or_none, normalise_ipc, safe_app_number, safe_pub_id,
     yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, party, person, refs_in_text
@@ -157,11 +157,11 @@ def parse_aps(text: str) -> Doc:
     for rec in records:
         if rec.name == "PRIR":
             cc = country_of(rec.get("CNT"))
-            doc.priorities.append({"country": cc, "number": safe_app_number(cc, rec.get("APN")),
+            doc.priorities.append({**app_fields(cc, cc, rec.get("APN")),
                                    "date": yyyymmdd_or_none(rec.get("APD"))})
         elif rec.name == "RLAP":
             doc.related.append({"relation": RLAP_CODES.get(rec.get("COD") or "", f"rlap-{rec.get('COD')}"),
-                                "country": "US", "number": safe_app_number("US", rec.get("APN")),
+                                **app_fields("US", "US", rec.get("APN")),
                                 "date": yyyymmdd_or_none(rec.get("APD"))})
     doc.citations = _citations(records)
     doc.claims = _claims(records)

@@ -88,7 +88,10 @@ def ipc_from_parts(section: str | None, cls: str | None, subclass: str | None,
     head = f"{parts[0]}{parts[1]}{parts[2]}".upper()
     if not parts[3]:
         return head
-    return f"{head} {int(parts[3]) if parts[3].isdigit() else parts[3]}/{(parts[4] or '00').zfill(2)}"
+    main, sub = parts[3], parts[4] or "00"
+    if main.isascii() and main.isdigit() and sub.isascii() and sub.isdigit():  # the one normaliser: as every text form
+        return normalise_ipc(f"{head} {main}/{sub}")
+    return f"{head} {int(main) if main.isdigit() else main}/{sub.zfill(2)}"
 
 
 def cited_by_of(category: str | None) -> str | None:
@@ -151,3 +154,18 @@ def safe_app_number(country: str | None, number: str | None) -> str | None:
         return app_id(country or "US", number).split("-", 1)[1]
     except PatentIdError:
         return number.strip() or None
+
+
+def app_fields(shown: str | None, country: str | None, number: str | None) -> dict:
+    """`country`/`number` of a priority or related application: `shown` as the country, the number via
+    `safe_app_number`, except where the key names another office: 'PCT/CH02/00573' filed under US is the PCT
+    application WO CH2002000573, so the pair always rebuilds the key."""
+    value = safe_app_number(country, number)
+    if number and value:
+        try:
+            key_cc = app_id(country or "US", number).split("-", 1)[0]
+        except PatentIdError:
+            key_cc = None
+        if key_cc and key_cc != (country or "US"):
+            shown = key_cc
+    return {"country": shown, "number": value}

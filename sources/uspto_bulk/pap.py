@@ -11,7 +11,8 @@ from __future__ import annotations
 from lxml import etree
 
 from .convert import (
-    country_of, normalise_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none, claim_number_of,
+    app_fields, country_of, normalise_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none,
+    claim_number_of,
     yyyymmdd_or_none,
 )
 from .model import Claim, Doc, Field, FieldTable, extract, first_text, nodes, party, person
@@ -80,8 +81,8 @@ def pap_related(root: etree._Element) -> list[dict]:
         for holder in nodes(el, "parent-child/parent") or nodes(el, "document-id/..")[:1]:
             v = extract(holder, PARENT_FIELDS)
             if v["number"]:
-                out.append({"relation": relation, "country": v["country"] or "US",
-                            "number": safe_app_number(v["country"], v["number"]), "date": v["date"]})
+                out.append({"relation": relation, **app_fields(v["country"] or "US", v["country"], v["number"]),
+                            "date": v["date"]})
     return out
 
 
@@ -107,7 +108,7 @@ def parse_pap(root: etree._Element) -> Doc:
     doc.inventors, doc.applicants = pap_people(root)
     for el in nodes(root, f"{BIB}/foreign-priority-data"):
         p = extract(el, PRIORITY_FIELDS)
-        doc.priorities.append({"country": p["country"], "number": safe_app_number(p["country"], p["number"]),
+        doc.priorities.append({**app_fields(p["country"], p["country"], p["number"]),
                                "date": p["date"]})
     doc.related = pap_related(root)
     doc.claims = pap_claims(root)

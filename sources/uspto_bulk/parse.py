@@ -22,6 +22,7 @@ from .pap import parse_pap
 from .patdoc import parse_patdoc
 from .safexml import UnsafeXMLError, parse_xml
 from .split import DEFAULT_LIMITS, Limits, OversizedDocument, iter_documents
+from .text import FORMULA_OPEN, formula_batch, resolve_formulas
 from .v4 import parse_v4
 from .v4fast import parse_v4_fast
 
@@ -110,13 +111,35 @@ REJECTABLE = (etree.XMLSyntaxError, UnsafeXMLError, UnknownFormatError, Document
               PatentIdError, ValueError, KeyError, TypeError, AttributeError, IndexError)
 
 
-def parse_document(data: bytes, source_file: str, doc_index: int, offset: int) -> ParseResult:
-    """One document -> its rows, or exactly one reject row saying where and why."""
+def _put_latex(result: ParseResult, formulas: list[str]) -> None:
+    """Formula markers in any text column of the rows -> LaTeX (one pandoc batch); `formulas` is emptied."""
+    if not formulas:
+        return
+    texts = [v for rows in result.rows.values() for row in rows for v in row.values()
+             if isinstance(v, str) and FORMULA_OPEN in v]
+    done = resolve_formulas(formulas, texts)
+    for rows in result.rows.values():
+        for row in rows:
+            for key, value in row.items():
+                if isinstance(value, str) and value in done:
+                    row[key] = done[value]
+    formulas.clear()
+
+
+def parse_document(data: bytes, source_file: str, doc_index: int, offset: int,
+                   formulas: list[str] | None = None) -> ParseResult:
+    """One document -> its rows, or exactly one reject row saying where and why.
+
+    `formulas`: the caller's pending list (parse_file: one pandoc batch per yielded batch); then the rows keep
+    their formula markers for the caller to resolve. Without it, the document's LaTeX is put in here."""
     result = ParseResult()
     locator = f"doc={doc_index}@{offset}"
     try:
-        doc = to_doc(data)
-        emit(doc, result, source_file, f"{source_file}#{doc_index}@{offset}")
+        with formula_batch(formulas) as pending:
+            doc = to_doc(data)
+            emit(doc, result, source_file, f"{source_file}#{doc_index}@{offset}")
+        if formulas is None and pending:
+            _put_latex(result, pending)
     except REJECTABLE as exc:
         log.info("%s %s rejected: %s: %s", source_file, locator, type(exc).__name__, exc)
         result = ParseResult()
@@ -146,15 +169,18 @@ def parse_file(path: str | Path, batch_docs: int = BATCH_DOCS,
     """
     path = Path(path)
     batch, in_batch, total, seen = ParseResult(), 0, 0, {}
+    formulas: list[str] = []  # this file's pending MathML: one pandoc call per yielded batch
     for index, offset, data in iter_documents(path, limits):
-        one = parse_document(data, path.name, index, offset)
+        one = parse_document(data, path.name, index, offset, formulas)
         batch.extend(_duplicate(one, seen, path.name, f"doc={index}@{offset}", data))
         in_batch, total = in_batch + 1, total + 1
         if in_batch >= batch_docs:
+            _put_latex(batch, formulas)
             yield batch
             batch, in_batch = ParseResult(), 0
     if total == 0:
         batch.reject(SOURCE, path.name, "file", "no documents found in file")
     if in_batch or total == 0:
+        _put_latex(batch, formulas)
         yield batch
     log.info("%s: %d documents parsed", path.name, total)

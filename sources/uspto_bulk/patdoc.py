@@ -11,11 +11,11 @@ from __future__ import annotations
 from lxml import etree
 
 from .convert import (
-    country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number,
+    app_fields, country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number,
     upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, FieldTable, extract, first_text, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, nodes, party, person
 from .text import flatten, joined, paragraphs
 
 PUB_FIELDS = FieldTable(
@@ -94,8 +94,8 @@ def patdoc_related(root: etree._Element) -> list[dict]:
         for holder in holders:
             v = extract(holder, RELATED_DOC)
             if v["number"]:
-                out.append({"relation": relation, "country": v["country"] or "US",
-                            "number": safe_app_number(v["country"], v["number"]), "date": v["date"]})
+                out.append({"relation": relation, **app_fields(v["country"] or "US", v["country"], v["number"]),
+                            "date": v["date"]})
     return out
 
 
@@ -118,12 +118,13 @@ def parse_patdoc(root: etree._Element) -> Doc:
               app_date=v["app_date"], title=v["title"], doc_type=doc_type_of(number),
               app_id=f"US-{safe_app_number('US', v['app_number'])}" if v["app_number"] else None)
     doc.abstract = joined(nodes(root, "SDOAB//PARA"))
-    main = [normalise_ipc(first_text(root, "SDOBI/B500/B510/B511"))]
-    doc.ipc = [s for s in main + [normalise_ipc(flatten(e)) for e in nodes(root, "SDOBI/B500/B510/B512")] if s]
+    # fixed-field IPC ('B32B  302' = B32B 3/02): read the text as written, blanks included (flatten collapses them)
+    ipc = [normalise_ipc("".join(e.itertext())) for e in nodes(root, "SDOBI/B500/B510/B511|SDOBI/B500/B510/B512")]
+    doc.ipc = [s for s in ipc if s]
     doc.inventors, doc.applicants = patdoc_people(root)
     for el in nodes(root, "SDOBI/B300"):
         p = extract(el, PRIORITY_FIELDS)
-        doc.priorities.append({"country": p["country"], "number": safe_app_number(p["country"], p["number"]),
+        doc.priorities.append({**app_fields(p["country"], p["country"], p["number"]),
                                "date": p["date"]})
     doc.related = patdoc_related(root)
     doc.citations = patdoc_citations(root)

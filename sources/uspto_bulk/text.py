@@ -1,21 +1,36 @@
-"""Faithful text from USPTO XML: inline markup flattened, entities mapped, tables as a visible placeholder.
+"""Faithful text from USPTO XML: inline markup flattened, entities mapped, non-text elements as visible placeholders.
 
-Sub/superscripts and chemistry stay as their text (`H<sub>2</sub>O` -> `H2O`); tables become
-`[TABLE]`; images vanish; unknown named entities stay visible as `&name;` rather than being
-replaced by U+FFFD or dropped.
+Sub/superscripts stay as their text (`H<sub>2</sub>O` -> `H2O`); tables become `[TABLE]`, chemical structures
+(`<chemistry>`, `<chemistry-cwu>`, `<CHEM-US>`) `[CHEMISTRY]`, formulas (`<maths>`, `<math-cwu>`, `<MATH-US>`) their
+MathML as LaTeX (`$...$`, through `sources.formulas`) or `[MATH]` where there is no MathML (an image only) or pandoc
+cannot read it; images vanish; unknown named entities stay visible as `&name;` rather than being replaced by U+FFFD
+or dropped. So "a compound of formula <chemistry/> and" reads "a compound of formula [CHEMISTRY] and".
+
+LaTeX comes from one pandoc batch per document: while `formula_batch()` is open, a formula is a marker
+(`FORMULA_OPEN` index `FORMULA_CLOSE`) in the text, and `resolve_formulas` puts the LaTeX in at the end.
 """
 from __future__ import annotations
 
 import html.entities
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from lxml import etree
+
+from sources.formulas import CHEMISTRY, MATH, mathml_to_latex_many
 
 from .safexml import local_name
 
 TABLE = "[TABLE]"
 TABLE_TAGS = frozenset({"table", "tables", "table-cwu", "TABLE", "TABLE-US", "CWU-TABLE"})
+CHEMISTRY_TAGS = frozenset({"chemistry", "us-chemistry", "chemistry-cwu", "CHEM-US", "CHEM-CWU"})
+MATH_TAGS = frozenset({"maths", "us-math", "math-cwu", "MATH-US", "MATH-CWU", "math"})  # `math`: bare MathML
+PLACEHOLDER_TAGS = TABLE_TAGS | CHEMISTRY_TAGS | MATH_TAGS  # each becomes one visible token, never nothing
+FORMULA_OPEN, FORMULA_CLOSE = "\ue002", "\ue003"
+_FORMULA = re.compile(f"{FORMULA_OPEN}(\\d+){FORMULA_CLOSE}")
+_batch = threading.local()
 DROP_TAGS = frozenset({"img", "image", "EMI", "mathematica-file", "CHEMCDX", "CHEMMOL", "CHEMMOL-US"})
 
 # ISO 8879 Greek (isogrk1) names used by the 2001-2004 USPTO DTDs but absent from HTML5.
@@ -38,6 +53,56 @@ def entity_text(name: str) -> str:
     return value if value is not None else f"&{name};"
 
 
+def _mathml(el: etree._Element, name: str) -> etree._Element | None:
+    if name == "math":
+        return el
+    return next(el.iter("{*}math"), None)
+
+
+def placeholder(el: etree._Element, name: str) -> str:
+    """The visible token of a non-text element: `[TABLE]`, `[CHEMISTRY]`, a formula's LaTeX or `[MATH]`."""
+    if name in TABLE_TAGS:
+        return TABLE
+    if name in CHEMISTRY_TAGS:
+        return CHEMISTRY
+    mathml = _mathml(el, name)
+    if mathml is None:
+        return MATH
+    source = etree.tostring(mathml, encoding=str, with_tail=False)
+    pending = getattr(_batch, "formulas", None)
+    if pending is None:  # no batch open: convert this one now
+        return _latex_or_math(mathml_to_latex_many([source])[0])
+    pending.append(source)
+    return f"{FORMULA_OPEN}{len(pending) - 1}{FORMULA_CLOSE}"
+
+
+def _latex_or_math(latex: str | None) -> str:
+    return "$" + " ".join(latex.split()) + "$" if latex else MATH  # one line: the text keeps its line breaks
+
+
+@contextmanager
+def formula_batch(into: list[str] | None = None) -> Iterator[list[str]]:
+    """Collect formulas (markers in the text) into `into` or a new list, for one pandoc batch later; the
+    previous collector comes back on exit, so each caller's list only gets its own documents' formulas."""
+    previous = getattr(_batch, "formulas", None)
+    _batch.formulas = [] if into is None else into
+    try:
+        yield _batch.formulas
+    finally:
+        _batch.formulas = previous
+
+
+def resolve_formulas(formulas: list[str], texts: Iterable[str]) -> dict[str, str]:
+    """{text with markers: text with LaTeX} for the texts that hold markers (one pandoc call for all)."""
+    latex = [_latex_or_math(x) for x in mathml_to_latex_many(formulas)] if formulas else []
+    out = {}
+    for text in texts:
+        if FORMULA_OPEN in text:
+            out[text] = _FORMULA.sub(lambda m: latex[int(m.group(1))] if int(m.group(1)) < len(latex)
+                                     else m.group(0), text)
+    return out
+
+
 class Marks:
     """Which elements of some subtrees of a document hold markup that flattening must walk.
 
@@ -52,7 +117,7 @@ class Marks:
                  breaks: Iterable[str] = ()) -> None:
         self.tags = frozenset(drop) | frozenset(breaks)
         self._breaks = self.tags | BASE_BREAKS
-        match = (etree.Entity, *(f"{{*}}{name}" for name in sorted(TABLE_TAGS | DROP_TAGS | self._breaks)))
+        match = (etree.Entity, *(f"{{*}}{name}" for name in sorted(PLACEHOLDER_TAGS | DROP_TAGS | self._breaks)))
         self.roots = {top for top in subtrees if top is not None}
         self.holders: set[etree._Element] = set()
         for top in self.roots:
@@ -84,8 +149,8 @@ def _walk(el: etree._Element, out: list[str], drop: frozenset[str], breaks: froz
             out.append(entity_text(el.name))
         return  # a comment or processing instruction has no text of its own
     name = tag.rsplit("}", 1)[-1] if "}" in tag else tag
-    if name in TABLE_TAGS:
-        out.append(f" {TABLE} ")
+    if name in PLACEHOLDER_TAGS:
+        out.append(f" {placeholder(el, name)} ")  # the token stands for the element: images, file names, CWU numbers
         return
     if name in drop or name in DROP_TAGS:
         return
@@ -156,8 +221,8 @@ def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterabl
         return clean("".join(out))
     if len(el) == 0:  # leaf fast path (ids, dates, codes): same result as the walk
         name = tag.rsplit("}", 1)[-1] if "}" in tag else tag
-        if name in TABLE_TAGS:
-            return TABLE
+        if name in PLACEHOLDER_TAGS:
+            return placeholder(el, name)
         if name in DROP_TAGS or name in drop:
             return ""
         text = el.text
@@ -172,7 +237,7 @@ def flatten(el: etree._Element | None, drop: Iterable[str] = (), breaks: Iterabl
     return clean("".join(out))
 
 
-_LEAF_SPECIAL = TABLE_TAGS | DROP_TAGS
+_LEAF_SPECIAL = PLACEHOLDER_TAGS | DROP_TAGS
 _TEXT = etree.tostring
 
 
@@ -207,9 +272,10 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
 
     Containers (`description-of-drawings`, `section`, `BRFSUM`, ...) are walked into; `labels` name
     containers that have no heading of their own (2001-2004 section elements). A table standing
-    between paragraphs becomes a `[TABLE]` paragraph. A heading element with no paragraph of its
-    own (a parent heading such as EXAMPLES right above `Example 1`, or one at the very end) is kept
-    as a row `(heading, None)` in its place, so the outline survives.
+    between paragraphs becomes a `[TABLE]` paragraph (a formula or a chemical structure: its token). A
+    heading element with no paragraph of its own (a parent heading such as EXAMPLES right above
+    `Example 1`, or one at the very end) is kept as a row `(heading, None)` in its place, so the outline
+    survives.
     """
     paras, heads, dropped = frozenset(para_tags), frozenset(heading_tags), frozenset(drop)
     out: list[tuple[str | None, str | None]] = []
@@ -221,7 +287,7 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
     holders = (marks.holders if marks is not None and container is not None
                and marks.applies(container, container.getparent(), dropped, BASE_BREAKS) else None)
     # paragraph tags whose text, when nothing special lies below, is libxml2's text serialisation
-    plain = frozenset() if holders is None else paras - DROP_TAGS - dropped - heads - TABLE_TAGS - BASE_BREAKS
+    plain = frozenset() if holders is None else paras - DROP_TAGS - dropped - heads - PLACEHOLDER_TAGS - BASE_BREAKS
 
     def visit(el: etree._Element) -> None:
         nonlocal heading, pending
@@ -247,8 +313,8 @@ def paragraphs(container: etree._Element | None, para_tags: Iterable[str], headi
                     if pending:
                         out.append((heading, None))
                     heading, pending = title, True
-            elif name in TABLE_TAGS:
-                out.append((heading, TABLE))
+            elif name in PLACEHOLDER_TAGS:
+                out.append((heading, placeholder(child, name)))
                 pending = False
             elif name in paras or (child.text or "").strip():
                 text = flatten(child, dropped, marks=marks)

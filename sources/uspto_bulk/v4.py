@@ -12,7 +12,7 @@ import re
 from lxml import etree
 
 from .convert import (
-    cited_by_of, country_of, doc_type_of, int_or_none, ipc_from_parts, lang_or_none, normalise_ipc,
+    app_fields, cited_by_of, country_of, doc_type_of, int_or_none, ipc_from_parts, lang_or_none, normalise_ipc,
     report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
     yyyymmdd_or_none,
 )
@@ -109,7 +109,7 @@ def priorities(bib: dict[str, list]) -> list[dict]:
     out = []
     for el in bib["priorities"]:
         v = extract(el, PRIORITY_FIELDS)
-        out.append({"country": v["country"], "number": safe_app_number(v["country"], v["number"]),
+        out.append({**app_fields(v["country"], v["country"], v["number"]),
                     "date": v["date"]})
     return out
 
@@ -126,8 +126,8 @@ def related(bib: dict[str, list]) -> list[dict]:
         for holder in nodes(rel, "relation/parent-doc") or [rel]:
             v = extract(holder, DOC_ID)
             if v["number"]:
-                out.append({"relation": relation_name(rel.tag), "country": v["country"] or "US",
-                            "number": safe_app_number(v["country"], v["number"]), "date": v["date"]})
+                out.append({"relation": relation_name(rel.tag),
+                            **app_fields(v["country"] or "US", v["country"], v["number"]), "date": v["date"]})
     return out
 
 

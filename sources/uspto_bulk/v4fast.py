@@ -20,11 +20,12 @@ import threading
 from lxml import etree
 
 from .convert import (
-    cited_by_of, country_of, doc_type_of, int_or_none, lang_or_none, normalise_ipc, report_category, safe_app_number,
-    safe_pub_id, str_or_none, strip_claim_number, upper_or_none, yyyymmdd_or_none,
+    app_fields, cited_by_of, country_of, doc_type_of, int_or_none, lang_or_none, normalise_ipc, report_category,
+    safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none, yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, party, person
-from .text import BASE_BREAKS, DROP_TAGS, INLINE_PARENTS, TABLE, TABLE_TAGS, clean, single_spaced
+from .text import (BASE_BREAKS, CHEMISTRY, CHEMISTRY_TAGS, DROP_TAGS, INLINE_PARENTS, MATH, MATH_TAGS, PLACEHOLDER_TAGS,
+                   TABLE, TABLE_TAGS, clean, single_spaced)
 from .v4 import CLAIM_BREAKS, IPCR_PARTS, ipcr_symbol, ref_number, relation_name
 
 REC, SEP = "\ue000", "\ue001"  # private-use characters; documents holding them are not read here
@@ -34,7 +35,10 @@ _SEP_LEAD = b"\xee\x80"  # what U+E000-U+E03F start with in UTF-8: one search, t
 _REF = re.compile(rb"&(?!amp;|lt;|gt;|quot;|apos;|#(?![xX]0*[eE]00[01];|0*5734[45];))")
 _NS_DECL = re.compile(rb"xmlns(?::[\w.\-]+)?\s*=\s*[\"']([^\"']*)")
 _MATHML = b"http://www.w3.org/1998/Math/MathML"
-_SPECIAL = sorted(TABLE_TAGS | DROP_TAGS | BASE_BREAKS | CLAIM_BREAKS | INLINE_PARENTS | {"p", "heading"})
+_MATHML_ELEMENT = re.compile(rb"<(?:[\w.\-]+:)?math[\s>/]")  # a formula's LaTeX needs pandoc: `parse_v4` reads it
+# placeholder elements the stylesheet writes as their token (no MathML below: those documents are not read here)
+_TOKENS = ((TABLE_TAGS, TABLE), (CHEMISTRY_TAGS, CHEMISTRY), (MATH_TAGS - {"math"}, MATH))
+_SPECIAL = sorted(PLACEHOLDER_TAGS | DROP_TAGS | BASE_BREAKS | CLAIM_BREAKS | INLINE_PARENTS | {"p", "heading"})
 _NS_SPECIAL = tuple(f"{{*}}{name}" for name in _SPECIAL)
 # characters str.strip() removes that XML 1.0 allows in text (a "non-blank first text" test)
 _XML_SPACE = "".join(f"&#{ord(c)};" for c in map(chr, range(0x3001))
@@ -57,10 +61,11 @@ def _record(kind: str) -> str:
 def _flatten_templates(mode: str, breaks: frozenset[str]) -> str:
     """`text.flatten` as templates: tables -> ` [TABLE] `, dropped tags vanish, breaks on lines of their own
     (not inside inline parents); text is copied and comments/PIs give nothing (XSLT's built-in rules)."""
-    tables, drops, brk = "|".join(sorted(TABLE_TAGS)), "|".join(sorted(DROP_TAGS)), "|".join(sorted(breaks))
+    drops, brk = "|".join(sorted(DROP_TAGS)), "|".join(sorted(breaks))
     inline = "|".join(f"{parent}/{tag}" for parent in sorted(INLINE_PARENTS) for tag in sorted(breaks))
-    return (f'<xsl:template match="{tables}" mode="{mode}"> {TABLE} </xsl:template>'
-            f'<xsl:template match="{drops}" mode="{mode}"/>'
+    tokens = "".join(f'<xsl:template match="{"|".join(sorted(tags))}" mode="{mode}"> {token} </xsl:template>'
+                     for tags, token in _TOKENS)
+    return (f'{tokens}<xsl:template match="{drops}" mode="{mode}"/>'
             f'<xsl:template match="{brk}" mode="{mode}"><xsl:text>&#10;</xsl:text>'
             f'<xsl:apply-templates mode="{mode}"/><xsl:text>&#10;</xsl:text></xsl:template>'
             f'<xsl:template match="{inline}" mode="{mode}" priority="1"><xsl:apply-templates mode="{mode}"/>'
@@ -79,13 +84,15 @@ _PARTY = "".join(_field(path) for path in (
 _IPCR = "".join(_field(part) for part in ("section", "class", "subclass", "main-group", "subgroup",
                                           "symbol-position"))
 # Description children (`text.paragraphs` with paragraph `p`, heading `heading`): records P (paragraph),
-# H (heading), T (table); other elements are paragraphs if their own first text is not blank, else walked into.
+# H (heading), T + token (table, chemical structure, image-only formula); other elements are paragraphs if their
+# own first text is not blank, else walked into.
 _DESCRIPTION = (
     f'<xsl:template match="p" mode="d">{_record("P")}<xsl:text>{SEP}</xsl:text>'
     f'<xsl:apply-templates mode="f"/></xsl:template>'
     f'<xsl:template match="heading" mode="d">{_record("H")}<xsl:text>{SEP}</xsl:text>'
     f'<xsl:apply-templates mode="f"/></xsl:template>'
-    f'<xsl:template match="{"|".join(sorted(TABLE_TAGS))}" mode="d">{_record("T")}</xsl:template>'
+    + "".join(f'<xsl:template match="{"|".join(sorted(tags))}" mode="d">{_record("T")}{token}</xsl:template>'
+              for tags, token in _TOKENS) +
     f'<xsl:template match="{"|".join(sorted(DROP_TAGS))}" mode="d"/>'
     f'<xsl:template match="*[translate(node()[1][self::text()], \'{_XML_SPACE}\', \'\')]" mode="d" '
     f'priority="-0.25">{_record("P")}<xsl:text>{SEP}</xsl:text><xsl:apply-templates select="." mode="f"/>'
@@ -151,6 +158,8 @@ def readable(data: bytes, root: etree._Element) -> bool:
     if _REF.search(data) or not data.isascii() and _SEP_LEAD in data and any(sep in data for sep in _SEP_BYTES):
         return False
     if (root.getroottree().docinfo.encoding or "UTF-8").upper() != "UTF-8":
+        return False
+    if b"math" in data and _MATHML_ELEMENT.search(data):
         return False
     if b"xmlns" in data:  # MathML only, and none of its elements named like the markup flattening reads
         return (all(uri == _MATHML for uri in _NS_DECL.findall(data))
@@ -227,7 +236,7 @@ def _priorities(r: _Reader) -> list[dict]:
     out = []
     for country, number, date in r.get("Y"):
         cc = upper_or_none(_text(country))
-        out.append({"country": cc, "number": safe_app_number(cc, str_or_none(_text(number))),
+        out.append({**app_fields(cc, cc, str_or_none(_text(number))),
                     "date": yyyymmdd_or_none(_text(date))})
     return out
 
@@ -237,8 +246,8 @@ def _related(r: _Reader) -> list[dict]:
     for tag, *values in r.get("L"):
         v = _doc_id(values)
         if v["number"]:
-            out.append({"relation": relation_name(tag), "country": v["country"] or "US",
-                        "number": safe_app_number(v["country"], v["number"]), "date": v["date"]})
+            out.append({"relation": relation_name(tag), **app_fields(v["country"] or "US", v["country"], v["number"]),
+                        "date": v["date"]})
     return out
 
 
@@ -316,8 +325,8 @@ def _paragraphs(r: _Reader) -> list[tuple[str | None, str | None]]:
                 if pending:
                     out.append((heading, None))
                 heading, pending = title, True
-        else:
-            out.append((heading, TABLE))
+        else:  # `T` + the placeholder token
+            out.append((heading, rec[1:]))
             pending = False
     if pending:
         out.append((heading, None))

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from datetime import date
+import re
 from pathlib import Path
 
 import pytest
 
-from sources.epo_ops.parse import (claim_dependencies, claim_rows, epodoc_app_to_docdb, normalise_ipc, parse_ops,
+from sources.epo_ops.parse import (claim_dependencies, claim_rows, normalise_ipc, parse_ops,
                                    parse_ops_biblio, parse_ops_claims, parse_ops_description, split_name)
 from sources.epo_ops.responses import inpadoc_id, parse_family_members, parse_ops_family
+from transforms.patent_ids import app_id, normalise_app_id
 
 OPS = "epo-ops"
 
@@ -72,7 +74,42 @@ def test_family_members_priorities(real_samples: Path):
     assert {m["family_id"] for m in members} == {"19768124"}
     assert all(m["priorities"] == [{"country": "NL", "number": "1010536", "date": date(1998, 11, 12)}]
                for m in members)
-    assert members[-1]["app_id"] == "US-20685698"
+    # DOCDB writes 09/206,856 (filed 1998) as serial + year, '20685698': no series code, so a marked key rather
+    # than the wrong USPTO-looking 'US-20685698' (issue 31)
+    assert members[-1]["app_id"] == "US-DOCDB20685698" and members[0]["app_id"] == "EP-99203729"
+
+
+def _us_variant(real_samples: Path, app_ref: str, priority: str) -> dict:
+    """The recorded biblio with its application-reference and priority claim swapped for a US document's, as OPS
+    writes one (DOCDB serial + yy, epodoc, original); the rest of the response stays byte for byte."""
+    text = _read(real_samples, "get_biblio.response.xml").decode()
+    text = re.sub(r"<application-reference .*?</application-reference>", app_ref, text, count=1, flags=re.S)
+    text = re.sub(r"<priority-claim .*?</priority-claim>", priority, text, count=1, flags=re.S)
+    result = parse_ops_biblio(text.encode(), "us-variant.xml")
+    assert result.rejects == []
+    return result.rows["publications"][0]
+
+
+def test_us_application_key_is_the_original_number_not_docdb(real_samples: Path):
+    """OPS biblio of US 2012/0057518 A1: DOCDB '94268010', original '12942680' -> US-12942680, the key the USPTO
+    parser and the PTAB write, so OPS rows join them on application (issue 31)."""
+
+    app_ref = """<application-reference doc-id="342104949">
+  <document-id document-id-type="docdb"><country>US</country><doc-number>94268010</doc-number><kind>A</kind>
+    <date>20101111</date></document-id>
+  <document-id document-id-type="epodoc"><doc-number>US20100942680</doc-number><date>20101111</date></document-id>
+  <document-id document-id-type="original"><doc-number>12942680</doc-number></document-id>
+</application-reference>"""
+    prio = """<priority-claim sequence="1" kind="national">
+  <document-id document-id-type="docdb"><country>US</country><doc-number>201562130600</doc-number><kind>P</kind>
+    <date>20150306</date></document-id>
+  <document-id document-id-type="epodoc"><doc-number>US201562130600P</doc-number><date>20150306</date></document-id>
+</priority-claim>"""
+    pub = _us_variant(real_samples, app_ref, prio)
+    assert pub["app_id"] == app_id("US", "12/942,680") == "US-12942680" and pub["app_date"] == date(2010, 11, 11)
+    assert pub["priorities"][0] == {"country": "US", "number": "62130600", "date": date(2015, 3, 6)}
+    no_original = re.sub(r'<document-id document-id-type="original">.*?</document-id>', "", app_ref, flags=re.S)
+    assert _us_variant(real_samples, no_original, prio)["app_id"] == "US-DOCDB94268010", "no series code"
 
 
 def test_claims_sample(real_samples: Path):
@@ -144,8 +181,8 @@ def test_converters():
     assert normalise_ipc("H04L0029060000") == "H04L 29/06"
     assert normalise_ipc("G06F12/0246") == "G06F 12/0246" and normalise_ipc("A61K 9/0") == "A61K 9/00"
     assert normalise_ipc("junk") is None
-    assert epodoc_app_to_docdb("EP20100167109") == ("EP", "10167109")
-    assert epodoc_app_to_docdb("US201113167395") == ("US", "201113167395")
+    assert normalise_app_id("EP20100167109") == "EP-10167109"  # epodoc EP: CC + YYYY + 7 digits; DOCDB yy + 6
+    assert normalise_app_id("US201113167395") == "US-13167395"  # year-prefixed US: the USPTO form
     assert split_name("Herrala, Sami, ") == {"name": "Sami Herrala", "first": "Sami", "last": "Herrala",
                                              "country": None}
     assert split_name("NIEMI JAAKKO [FI]\n")["country"] == "FI"

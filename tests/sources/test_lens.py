@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from schemas import CITATIONS, CLAIMS, PUBLICATIONS, REPORTED_FAMILIES, validate
+from schemas import CITATIONS, CLAIMS, PUBLICATIONS, REJECTS, REPORTED_FAMILIES, validate
 from sources.lens import (LEGACY_COLUMNS, MODERN_COLUMNS, detect_layout, lens_date, parse_lens_csv,
                           parse_lens_jsonl, priority_entry)
 
@@ -41,11 +41,12 @@ def test_jsonl_record_without_lens_id(jsonl):
     pub = _pub(jsonl, "US-20160266975-A1")
     assert "lens_id" not in json.loads(pub["raw"])
     assert pub["title"] == "MEMORY DEVICES AND MODULES"
-    assert pub["app_id"] == "US-201514863446" and pub["app_date"] == date(2015, 9, 23)
+    # Lens writes 14/863,446 as 201514863446: the one application key is the USPTO form (issue 31)
+    assert pub["app_id"] == "US-14863446" and pub["app_date"] == date(2015, 9, 23)
     assert pub["ipc"] == ["G06F 11/10", "G06F 3/06", "G06F 12/10"] and pub["ipc3"] == "G06"
     assert [i["name"] for i in pub["inventors"]] == ["HU CHAOHONG", "ZHENG HONGZHONG", "NIU DIMIN"]
-    assert pub["priorities"] == [{"country": "US", "number": "201514863446", "date": date(2015, 9, 23)},
-                                 {"country": "US", "number": "201562130600", "date": date(2015, 3, 9)}]
+    assert pub["priorities"] == [{"country": "US", "number": "14863446", "date": date(2015, 9, 23)},
+                                 {"country": "US", "number": "62130600", "date": date(2015, 3, 9)}]
 
 
 def test_jsonl_biblio_values(jsonl):
@@ -57,7 +58,7 @@ def test_jsonl_biblio_values(jsonl):
     assert cn["abstract"].startswith("The invention discloses a molecular distillation separation method")
     wo = _pub(jsonl, "WO-2017205695-A1")
     assert wo["cpc"][:2] == ["A61L 27/24", "A61L 27/3804"]
-    assert wo["priorities"] == [{"country": "US", "number": "201662341960", "date": date(2016, 5, 26)}]
+    assert wo["priorities"] == [{"country": "US", "number": "62341960", "date": date(2016, 5, 26)}]  # 62/341,960
     assert json.loads(wo["raw"])["lens_id"] == "124-237-468-990-073"
 
 
@@ -79,6 +80,27 @@ def test_jsonl_citations(jsonl):
     us = [c for c in jsonl.rows["citations"] if c["citing_pub_id"] == "US-9785570-B2"]
     assert [c["seq"] for c in us] == list(range(1, 10))
     assert {c["cited_by"] for c in us} == {"examiner", "applicant"}
+
+
+def test_jsonl_empty_citation_is_a_counted_reject_never_a_row(real_samples: Path):
+    """A real record with its citations swapped for what exports also hold: `{"patcit": {}}`, an unreadable patcit,
+    an empty nplcit. Each is a reject naming the record and its position; the readable ones keep their seq."""
+    lines = (real_samples / SAMPLE).read_bytes().decode("utf-8-sig").splitlines()
+    rec = next(json.loads(line) for line in lines if '"US"' in line and "references_cited" in line)
+    cites = rec["biblio"]["references_cited"]["citations"]
+    good_pat = next(c for c in cites if "patcit" in c)
+    rec["biblio"]["references_cited"]["citations"] = [
+        good_pat, {"patcit": {}}, {"patcit": {"document_id": {"jurisdiction": "US", "doc_number": "n/a"}}},
+        {"nplcit": {"text": "  "}}, {"nplcit": {"text": "SMITH J., Memory, 2012"}}, {"patcit": None}]
+    result = parse_lens_jsonl(json.dumps(rec).encode(), "variant.jsonl")
+    assert result.count("publications") == 1
+    rows = result.rows["citations"]
+    assert [c["seq"] for c in rows] == [1, 5] and "null" not in {c["cited_npl"] for c in rows}
+    assert rows[1]["cited_npl"] == "SMITH J., Memory, 2012" and rows[0]["cited_pub_id"]
+    pid = result.rows["publications"][0]["pub_id"]
+    assert [r["locator"] for r in result.rejects] == [f"line 1 {pid} citation {n}" for n in (2, 3, 4, 6)]
+    assert {r["error_class"] for r in result.rejects} == {"PatentIdError", "ValueError"}
+    validate(result.to_arrow()["rejects"], REJECTS)
 
 
 def test_jsonl_reported_families(jsonl):
@@ -138,9 +160,9 @@ def test_csv_modern_layout(caplog):
     assert "Sentiment" in caplog.text
     assert [r["locator"] for r in result.rejects] == ["row 2", "row 3"]
     pub = result.rows["publications"][0]
-    assert pub["pub_id"] == "US-9785570-B2" and pub["app_id"] == "US-201514863446"
+    assert pub["pub_id"] == "US-9785570-B2" and pub["app_id"] == "US-14863446"
     assert pub["ipc"] == ["G06F 11/10", "G06F 12/1009"] and pub["cpc"] == ["G06F 11/1048", "G06F 12/0246"]
-    assert [p["number"] for p in pub["priorities"]] == ["201514863446", "201562130600"]
+    assert [p["number"] for p in pub["priorities"]] == ["14863446", "62130600"]
     assert [i["name"] for i in pub["inventors"]] == ["HU CHAOHONG", "NIU DIMIN"]
     assert pub["applicants"][1] == {"name": "SAMSUNG ELECTRONICS CO LTD", "country": None, "kind": "owner"}
     assert pub["doc_type"] == "utility" and pub["pub_date"] == date(2017, 10, 10)
@@ -180,6 +202,9 @@ def test_converters():
     with pytest.raises(ValueError):
         lens_date("next tuesday")
     assert priority_entry("US 62/130,600") == {"country": "US", "number": "62130600", "date": None}
+    assert priority_entry("US 201562130600 P") == priority_entry("US 62/130,600")
+    assert priority_entry("PCT/US2017/034582") == {"country": "WO", "number": "US2017034582", "date": None}
+    assert priority_entry("WO 2017US34582 W") == priority_entry("PCT/US2017/034582")
 
 
 def test_jsonl_streams_in_batches_equal_to_the_whole_file(real_samples):

@@ -53,7 +53,7 @@ def test_text_layer_pdf_is_cleaned_exactly(world: Path, truth: pl.DataFrame):
             assert sent in text, sent
         assert "FIRST NAMED INVENTOR" not in res.text and "EXAMINER\n" not in res.text
         assert "FIRST NAMED INVENTOR" in res.layout_text
-        assert "\ufffd" not in res.text
+        assert res.fffd_pages == 0 and "\ufffd" not in res.text  # none in these layers: nothing hidden
         app = re.search(r"Application (\d\d/\d{3},\d{3})", res.text).group(1)
         assert res.text.count(f"Application {app}") == 1, "running headers removed, caption kept"
         assert not re.search(r"^\d{1,3}$", res.text, re.M), "no page-number lines"
@@ -131,3 +131,26 @@ def test_cleaning_rules_on_lines():
         "Rejection under 35 U.S.C. \u00a7 103", "The Examiner finds x."]
     assert to_paragraphs("\u6587\u732e\u306b\u3088\u308b\u3068\u3053\u308d\n\nEnglish text.") == ["English text."]
     assert ptab_pdf.decision_origin([PageText(1, "", "ocr")]) == "ocr"
+
+
+def test_replacement_character_stays_and_its_pages_are_counted():
+    """A text layer that maps a glyph to U+FFFD: the character stays in the page and the decision text (a reader
+    sees where the layer failed; it used to be deleted), and the parse result counts the pages holding it."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    pdfmetrics.registerFont(TTFont("DejaVu", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, invariant=1)
+    lines = ["Appeal 2020-001234", "DECISION ON APPEAL", "", "The claimed compound {} melts at 120 C.",
+             "Appellant argues the examiner erred in rejecting claims 1 to 5 as obvious over the cited art."]
+    for glyph in ("\ufffd", "A", "\ufffd\ufffd"):
+        c.setFont("DejaVu", 11)
+        for k, line in enumerate(lines):
+            c.drawString(72, 750 - 20 * k, line.format(glyph))
+        c.showPage()
+    c.save()
+    res = parse_decision_pdf(buf.getvalue(), min_chars=10)
+    assert res.reject is None and res.fffd_pages == 2 == ptab_pdf.fffd_pages(p.text for p in res.pages)
+    assert "compound \ufffd melts" in res.text and "compound \ufffd\ufffd melts" in res.layout_text
+    assert "compound A melts" in res.text

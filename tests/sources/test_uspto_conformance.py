@@ -59,7 +59,7 @@ EXPECTED: dict[str, tuple[int, str, dict[str, dict]]] = {
         title="Simulation device for playful evaluation and display of blood sugar levels", n_claims=10,
         claim1="A simulation device for displaying and evaluating blood sugar readings", dep=(4, [3]),
         ipc=["A61B 5/00"], inventor="Heiner Kaufmann", priority=("CH", date(2001, 10, 26)),
-        related=("continuation", "PCTCH0200573"))}),
+        related=("continuation", "CH2002000573"))}),
 }
 
 

@@ -56,3 +56,65 @@ def test_pair_claims_keeps_only_differing_non_empty_pairs_and_splits_by_month() 
     assert split_by_month(pairs.lazy(), (1,))["test"].collect()["ep_number"].to_list() == ["EP-1"]
     truth = df.select("ep_number", "claims_before", "claims_after")
     assert recovered_pairs(pairs.lazy(), truth.lazy()).collect()["ep_number"].to_list() == ["EP-1", "EP-4"]
+
+
+# Real-style EP claims (wording and layout as EP chemistry, optics and method claims are written): every numeral
+# in parentheses that names a formula, condition, claim, example or sequence must survive cleaning.
+CHEM_CLAIM = ("1. A compound of formula (1) wherein R1 is C1-C6 alkyl and R2 is hydrogen, or a pharmaceutically "
+              "acceptable salt thereof, obtainable by reacting a compound of general formula (2) or (3) with a "
+              "compound of formula (4), as described in Example (5), the compound having the sequence of "
+              "SEQ ID NO: 1 (1) and a ratio R(1)/R(2) of at least 2.")
+LENS_CLAIM = ("3. The zoom lens (1) according to claim 1, wherein the first lens group (G1) satisfies the following "
+              "conditional expression (1) and conditions (2) to (4): 0.5 < f1/fw < 1.2 (1); and the second lens "
+              "(12) satisfies equation (5).")
+METHOD_CLAIM = ("5. A method for operating a communication device (100), the method comprising: receiving (202) a "
+                "message from a transceiver circuitry (102, 104); determining (204; 304) whether the message "
+                "fulfils the relation (6) of claim 4 (300); and (1) storing the result in a memory (106a).")
+
+
+def test_formula_claim_example_and_condition_numbers_survive():
+    assert clean_claim("a compound of formula (1) wherein") == "a compound of formula (1) wherein"
+    assert clean_claim("of general formula (2) or (3).") == "of general formula (2) or (3)."
+    chem = clean_claim(CHEM_CLAIM)
+    for kept in ("formula (1) wherein", "general formula (2) or (3) with", "formula (4),", "Example (5)",
+                 "R(1)/R(2)", "SEQ ID NO: 1 (1)"):
+        assert kept in chem, kept
+    lens = clean_claim(LENS_CLAIM)
+    assert lens.startswith("The zoom lens according to claim 1, wherein the first lens group (G1) satisfies")
+    for kept in ("conditional expression (1) and conditions (2) to (4):", "< 1.2 (1);", "equation (5)."):
+        assert kept in lens, kept
+    assert "second lens satisfies" in lens
+
+
+def test_reference_signs_after_nouns_and_step_verbs_go():
+    method = clean_claim(METHOD_CLAIM)
+    assert method == ("A method for operating a communication device, the method comprising: receiving a message "
+                      "from a transceiver circuitry; determining whether the message fulfils the relation (6) of "
+                      "claim 4; and (1) storing the result in a memory.")
+
+
+def test_both_sides_of_a_pair_keep_their_formula_numbers():
+    before = [CHEM_CLAIM, "2. The compound (10) of claim 1, wherein R1 is methyl."]
+    after = [CHEM_CLAIM.replace("C1-C6 alkyl", "C1-C4 alkyl"), "2. The compound (10) of claim 1, wherein R1 is ethyl."]
+    df = pl.DataFrame({"ep_number": ["EP-3"], "kind_before": ["A1"], "claims_before": [before], "kind_after": ["B1"],
+                       "claims_after": [after], "pub_date_after": [date(2024, 6, 5)]})
+    row = pair_claims(df.lazy()).collect().row(0, named=True)
+    for side in (row["claims_before"], row["claims_after"]):
+        assert "general formula (2) or (3)" in side[0] and "formula (1) wherein" in side[0]
+        assert side[1].startswith("The compound (10) of claim 1")  # 'compound (10)': a compound number, kept
+    assert row["claims_before"] == [clean_claim(t) for t in before]
+
+
+def test_real_ops_claims_lose_every_reference_sign_and_nothing_else(real_samples) -> None:
+    import re
+
+    data = (real_samples / "epo-ops" / "get_claims.response.xml").read_bytes()
+    raw = [r["text"] for r in sorted(parse_ops_claims(data, "c.xml").rows["claims"], key=lambda r: r["claim_no"])]
+    signs = [m.group(0) for t in raw for m in re.finditer(r"\(\d{1,5}[a-z]?\)", t)]
+    assert len(signs) >= 5
+    cleaned = clean_claims(raw)
+    assert not any(re.search(r"\(\d", c) for c in cleaned)
+    words = lambda ts: [w for t in ts for w in re.sub(r"\(\d+[a-z]?\)|^\d+\.", " ", t).split()]  # noqa: E731
+    def bare(ts: list[str]) -> list[str]:
+        return [w.strip(",.;:") for w in words(ts) if w.strip(",.;:")]
+    assert bare(cleaned) == bare(raw)

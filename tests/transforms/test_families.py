@@ -31,15 +31,18 @@ def _groups(families: pl.LazyFrame, kind: str) -> set[frozenset[str]]:
 
 
 def test_same_priority_set_same_simple_family():
-    pubs = _pubs([("US-1-A1", "US-11", [("US", "100"), ("EP", "200")]),
-                  ("EP-2-A1", "EP-22", [("EP", "200"), ("US", "100")]),    # same set, other order
-                  ("JP-3-A", "JP-33", [("us", "US 1/00")]),                 # US-100 written differently
-                  ("DE-4-A1", "DE-44", [("US", "100")])])
+    """The set is compared by application key: USPTO '62/130,600', Lens '201562130600' and PATDOC '62/130600' are
+    one priority (issue 31: two families before)."""
+    pubs = _pubs([("US-1-A1", "US-14643719", [("US", "62/130,600"), ("EP", "15159044")]),
+                  ("EP-2-A1", "EP-16711222", [("EP", "EP20150159044"), ("US", "201562130600")]),  # other order
+                  ("JP-3-A", "JP-2016512345", [("us", "US 62/130600")]),
+                  ("DE-4-A1", "DE-44", [("US", "62130600")])])
     fams = build_families(pubs).collect()
     validate(fams.to_arrow(), FAMILIES)
     simple = fams.filter(pl.col("family_kind") == "simple")
+    both, us = "S:EP-15159044+US-62130600", "S:US-62130600"
     assert dict(zip(simple["pub_id"], simple["family_id"])) == {
-        "US-1-A1": "S:EP-200+US-100", "EP-2-A1": "S:EP-200+US-100", "JP-3-A": "S:US-100", "DE-4-A1": "S:US-100"}
+        "US-1-A1": both, "EP-2-A1": both, "JP-3-A": us, "DE-4-A1": us}
     assert _groups(fams.lazy(), "extended") == {frozenset({"US-1-A1", "EP-2-A1", "JP-3-A", "DE-4-A1"})}
 
 

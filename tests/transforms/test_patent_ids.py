@@ -46,12 +46,13 @@ def test_application_ids_keep_series_code():
 
 
 def test_join_key_agrees_across_lens_and_uspto_application_numbers():
-    """Lens writes 14/863,446 as 201514863446 (year first), the USPTO and the PTAB as 14863446."""
-    lens, uspto = app_id("US", "201514863446"), app_id("US", "14863446")
-    assert lens != uspto and app_join_key(lens) == app_join_key(uspto) == "US-14863446"
+    """Lens writes 14/863,446 as 201514863446 (year first), the USPTO and the PTAB as 14863446: one key at parse
+    time, and the join key still mends ids an older warehouse stored with the year."""
+    assert app_id("US", "201514863446") == app_id("US", "14863446") == app_id("US", "14/863,446") == "US-14863446"
+    assert app_join_key("US-201514863446") == app_join_key("US-14863446") == "US-14863446"
     assert app_join_key("US-09123456") == "US-09123456"
     assert app_join_key("CN-201110089928") == "CN-201110089928", "only US numbers carry a separable year"
-    df = pl.DataFrame({"app_id": [lens, uspto, "CN-201110089928"]})
+    df = pl.DataFrame({"app_id": ["US-201514863446", "US-14863446", "CN-201110089928"]})
     assert df.select(app_join_key_expr())["app_id"].to_list() == ["US-14863446", "US-14863446", "CN-201110089928"]
 
 
