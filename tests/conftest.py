@@ -65,14 +65,19 @@ def pytest_unconfigure(config):
     if not started:
         return
     proc, home, log = started
+    stop_group(proc, 10)
+    log.close()
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def stop_group(proc: subprocess.Popen, grace_s: float) -> None:
+    """SIGTERM a process started in its own session (its whole group), SIGKILL after `grace_s`."""
     os.killpg(proc.pid, signal.SIGTERM)
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=grace_s)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    log.close()
-    shutil.rmtree(home, ignore_errors=True)
 
 
 def _wait_for_prefect(budget_s: float = 240) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from patentfactory import stages
 from patentfactory.sim.generator import generate_world
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
-from tests.conftest import free_port
+from tests.conftest import free_port, stop_group
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 REPO = Path(__file__).resolve().parents[2]
@@ -53,11 +52,7 @@ def prefect_server(tmp_path: Path):
             pytest.fail("prefect server did not become healthy in 90 s")
         yield env
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        stop_group(server, 20)
         log.close()
 
 
