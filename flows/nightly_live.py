@@ -72,7 +72,7 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
     settings, today = Settings.load(), date.today()
     ledger = Ledger(Storage(data_dir).sub("warehouse"))
     odp, key = settings.upstreams.odp_base_url, settings.odp_api_key()
-    wu, wp = window(ledger, "uspto_bulk", today, settings.since), window(ledger, "ptab_odp", today, settings.since)
+    wu, wp = (window(ledger, src, today, settings.since, settings.lookback_days(src)) for src in ("uspto_bulk", "ptab_odp"))
     get_run_logger().info("live windows: %s; %s", wu.describe(), wp.describe())
     uspto = _guarded("uspto_bulk", settings, deferred,
                      lambda: ingest_weekly_files(data_dir, odp, wu.start, wu.end, key))

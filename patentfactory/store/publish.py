@@ -198,6 +198,30 @@ def _same_as_latest(storage: Storage, release: Release, files: list[dict]) -> st
     return prev if same_files and same_config else None
 
 
+def deliveries_section(inputs: list[dict]) -> str | None:
+    """Which Lens deliveries a build read, in delivery order: where two carry the same publication, the later
+    delivery's rows are the ones used (a corrected re-delivery replaces the old rows)."""
+    from patentfactory.stages.windows import delivered_at, export_name
+
+    lens = [i for i in inputs if i.get("source") == "lens"]
+    if not lens:
+        return None
+    rows = sorted(((delivered_at(i["item"]) or "", export_name(i["item"]), (i.get("sha256") or "")[:12]) for i in lens))
+    lines = [f"- `{name}` delivered {_when(at)}, sha256 `{sha}…`" for at, name, sha in rows]
+    newest = rows[-1]
+    return (f"{len(rows)} Lens export deliveries, oldest first; where two carry the same publication the later "
+            f"delivery's rows are used. Newest: `{newest[1]}` ({_when(newest[0])}).
+
+" + "
+".join(lines))
+
+
+def _when(stamp: str) -> str:
+    if not stamp:
+        return "before delivery times were recorded"
+    return f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]} UTC"
+
+
 def latest_version(storage: Storage, dataset: str) -> str | None:
     rel = f"{dataset}/LATEST"
     return storage.read_text(rel).strip() if storage.exists(rel) else None
@@ -239,6 +263,8 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
                 "leakage": leakage, "quality": quality, "stats": release.stats,
                 "overrides": {"allow_drop": allow_drop, "allow_drift": allow_drift},
                 "coverage": release.coverage}
+    if (deliveries := deliveries_section(release.inputs)) is not None:
+        release.card_sections = {**release.card_sections, "Lens deliveries": deliveries}
     _write_staged(storage, release, final, blobs, manifest)
     _write_latest(storage, release.dataset, version)
     log.info("published %s %s (%d files)", release.dataset, version, len(files))
