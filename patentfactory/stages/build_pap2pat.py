@@ -221,7 +221,7 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
     return {
         "Provenance": (f"US pre-grant publications filed {params.app_from}..{params.app_to} with >= "
                        f"{m.min_inventors} inventors (USPTO bulk XML) matched to SemOpenAlex works found through "
-                       f"the inventors' names at `{ingest.get('endpoint', 'the configured endpoint')}`."),
+                       f"the inventors' names at `{service_name(ingest.get('endpoint') or 'the configured endpoint')}`."),
         "Matching": (f"author overlap >= {m.min_author_overlap}; paper date within -{m.days_before}..+{m.days_after} "
                      f"days of filing; IDF title/abstract overlap min >= {m.min_normalised}, max >= "
                      f"{m.max_normalised}; {m.scores_to_win} of 4 scores beat every competitor by {m.margin_min} "
