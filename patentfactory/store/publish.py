@@ -210,10 +210,7 @@ def deliveries_section(inputs: list[dict]) -> str | None:
     lines = [f"- `{name}` delivered {_when(at)}, sha256 `{sha}…`" for at, name, sha in rows]
     newest = rows[-1]
     return (f"{len(rows)} Lens export deliveries, oldest first; where two carry the same publication the later "
-            f"delivery's rows are used. Newest: `{newest[1]}` ({_when(newest[0])}).
-
-" + "
-".join(lines))
+            f"delivery's rows are used. Newest: `{newest[1]}` ({_when(newest[0])}).\n\n" + "\n".join(lines))
 
 
 def _when(stamp: str) -> str:
