@@ -73,10 +73,14 @@ def settings_roots(kwargs: dict) -> None:
 
     PF_PATHS__DATA_DIR (default data) and PF_PATHS__PUBLISHED_ROOT (default <data dir>/published), as the
     flows read them (Settings.roots); a value typed on the command line always wins."""
-    import click
-    from click.core import ParameterSource
+    try:  # Typer >= 0.2x carries its own click
+        from typer._click.core import ParameterSource
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older Typer on the real click
+        from click import get_current_context
+        from click.core import ParameterSource
 
-    ctx = click.get_current_context(silent=True)
+    ctx = get_current_context(silent=True)
     unset = {n for n in ("data_dir", "out_root") if n in kwargs and ctx is not None
              and ctx.get_parameter_source(n) in (ParameterSource.DEFAULT, None)}
     if not unset:
@@ -84,7 +88,7 @@ def settings_roots(kwargs: dict) -> None:
     from patentfactory.config import Settings
 
     data, published = Settings.load().roots(None if "data_dir" in unset else str(kwargs.get("data_dir") or "") or None,
-                                            None if "out_root" in unset else kwargs["out_root"])
+                                            None if "out_root" in unset else kwargs.get("out_root"))
     if "data_dir" in unset:
         kwargs["data_dir"] = Path(data)
     if "out_root" in unset:

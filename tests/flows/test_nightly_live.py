@@ -74,7 +74,10 @@ def test_missing_credentials_stop_only_those_sources(live_env, tmp_path: Path, m
     plan = {p["source"]: p for p in nightly(data_dir=str(data), out=str(out), sources="live", plan_only=True)["plan"]}
     assert "USPTO_ODP_API_KEY is not set" in plan["uspto_bulk"]["stopped"]
     assert "EPO_OPS_KEY is not set" in plan["ops"]["stopped"] and plan["lens"]["items"] == 1
-    result = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
+    state = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7, return_state=True)
+    result = state.result()
+    assert state.is_completed() and state.name == "Deferred", "a stopped source is not a plain COMPLETED night"
+    assert any(line.startswith("source uspto_bulk: stopped (") for line in result["summary"])
     assert result["uspto"] is None and "USPTO_ODP_API_KEY" in result["deferred"]["source:uspto_bulk"]
     assert result["patentcr"] is None and "EPO_OPS_KEY" in result["deferred"]["patentcr"]
     assert result["lens"]["files"] == 1, "the other sources go on"
