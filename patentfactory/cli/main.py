@@ -193,12 +193,15 @@ def parse_scale(value: str) -> int:
 @friendly
 def generate(scale: Annotated[str, typer.Option(help="number of inventions, or 'sample'")] = "sample",
              seed: Annotated[int, typer.Option(help="random seed")] = 1337,
-             out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world"),
+             out_dir: Annotated[Path | None, typer.Option("--out", help="output folder (default <PF_PATHS__DATA_DIR>/world)")] = None,
              profile: Annotated[str, typer.Option(help="'test' (default), 'real' (the real sources' ratios, "
                                                        "every US weekly file since 2005) or 'sample' (the embedded world: every benchmark split non-empty)")] = "test") -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
+    from patentfactory.config import Settings
     from patentfactory.sim.generator import generate_world
+
+    out_dir = out_dir or Settings.load().paths.world
     from patentfactory.sim.generator.profiles import PROFILES, profile_spec
 
     if profile not in PROFILES:

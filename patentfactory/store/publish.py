@@ -215,7 +215,7 @@ def deliveries_section(inputs: list[dict]) -> str | None:
 
 def _when(stamp: str) -> str:
     if not stamp:
-        return "before delivery times were recorded"
+        return "at a time not recorded (ingested as a file, not from the live drop)"
     return f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]} UTC"
 
 
