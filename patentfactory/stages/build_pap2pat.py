@@ -238,7 +238,8 @@ def _card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict) -> di
         "Split": (f"nc-test = patents published on or after {s.cutoff}; the rest drawn with random.Random({s.seed}): "
                   f"train first, then test, val = remainder, in the paper's {s.sizes} proportions. "
                   f"Rows: {stats.splits}; empty splits not published: {stats.empty_splits or 'none'}."),
-        "Build statistics": "```json\n" + json.dumps({"build": asdict(stats), "ingest": ingest}, indent=2,
+        "Build statistics": "```json\n" + json.dumps({"build": asdict(stats), "ingest": {**ingest, "endpoint": service_name(
+            ingest["endpoint"])} if ingest.get("endpoint") else ingest}, indent=2,
                                                      sort_keys=True, default=str) + "\n```",
     }
 
