@@ -73,3 +73,21 @@ def test_a_build_deployment_on_a_fresh_checkout_fails_in_one_line(tmp_path: Path
     with pytest.raises(PFError, match="has no publications yet"):
         build_patenteb(data_dir=str(tmp_path / "data"), out=str(tmp_path / "pub"))
     assert not (tmp_path / "pub").exists()
+
+
+def test_every_publishing_deployment_takes_the_gate_overrides_and_pins_no_root():
+    import importlib
+
+    import yaml
+
+    doc = yaml.safe_load((Path(__file__).resolve().parents[2] / "prefect.yaml").read_text())
+    publishing = 0
+    for dep in doc["deployments"]:
+        path, func = dep["entrypoint"].split(":")
+        flow_obj = getattr(importlib.import_module(path.removesuffix(".py").replace("/", ".")), func)
+        params = set(flow_obj.parameters.properties)
+        assert not {"data_dir", "out"} & set(dep.get("parameters") or {}), f"{dep['entrypoint']} pins a root"
+        if flow_obj.name == "nightly" or flow_obj.name.startswith("build-"):
+            publishing += 1
+            assert {"allow_drop", "allow_drift"} <= params, flow_obj.name
+    assert publishing >= 7  # nightly sample + production and the five build-* flows
