@@ -59,7 +59,9 @@ def test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new(live_en
     latest = {n: (out / n / "LATEST").read_text() for n in ("patenteb", "pilot")}
 
     second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
-    assert second["uspto"]["files"] == 0 and second["lens"]["files"] == 0, "only listings: no new items"
+    # the look-back lists the last weeks again; the ledger skips them: nothing downloaded or parsed
+    assert second["uspto"]["files"] == second["uspto"]["skipped"] and second["uspto"]["records"] == {}
+    assert second["lens"]["files"] == 0, "only listings: no new items"
     assert second["ptab"]["pdfs"] == 0
     assert all(line.endswith("stays LATEST") for line in second["summary"]), second["summary"]
     assert {n: (out / n / "LATEST").read_text() for n in latest} == latest
