@@ -5,6 +5,8 @@ from prefect import flow, task
 
 from flows.build_patenteb import verify_task
 from flows.observe import published_counts, read_manifest
+from flows.preflight import missing_inputs
+from patentfactory.config import Settings
 from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 
 
@@ -21,7 +23,10 @@ def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: b
 
 
 @flow(name="build-ipbench")
-def build_ipbench(data_dir: str = "data", out: str = "data/published", seed: int = 1337, max_items: int = 1000,
+def build_ipbench(data_dir: str | None = None, out: str | None = None, seed: int = 1337, max_items: int = 1000,
                   allow_drop: bool = False, allow_drift: bool = False) -> dict:
+    data_dir, out = Settings.load().roots(data_dir, out)
+    if (missing := missing_inputs(data_dir, "build-ipbench", ("publications",))) is not None:
+        return missing
     pub = build_task(data_dir, out, seed, max_items, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

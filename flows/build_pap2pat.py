@@ -7,6 +7,8 @@ from prefect import flow, task
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
+from flows.preflight import missing_inputs
+from patentfactory.config import Settings
 from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
 from transforms.tasks.pap2pat import SplitParams
 
@@ -35,10 +37,13 @@ def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, j
 
 
 @flow(name="build-pap2pat")
-def build_pap2pat(data_dir: str = "data", out: str = "data/published", endpoint: str | None = None,
+def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint: str | None = None,
                   seed: int = 1337, app_from: str = "2005-01-01", app_to: str = "2024-04-30", json_out: bool = False,
                   allow_drop: bool = False, allow_drift: bool = False, fulltext_via: str | None = None) -> dict:
     """`fulltext_via`: base URL of the replica serving the papers' full texts (None: Europe PMC and PDF links)."""
+    data_dir, out = Settings.load().roots(data_dir, out)
+    if (missing := missing_inputs(data_dir, "build-pap2pat", ("publications",))) is not None:
+        return missing
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
                            split=SplitParams(seed=seed))
     ingest = ingest_task(data_dir, endpoint, params, fulltext_via)

@@ -51,9 +51,12 @@ def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, a
 
 
 @flow(name="build-patentcr")
-def build_patentcr(data_dir: str = "data", out: str = "data/published", ops_url: str | None = None,
+def build_patentcr(data_dir: str | None = None, out: str | None = None, ops_url: str | None = None,
                    start: str = "2024-01-01", end: str = "2024-06-30", test_months: list[int] | None = None,
                    cql_template: str | None = None, window_days: int = 7, allow_drop: bool = False, allow_drift: bool = False) -> dict:
+    from patentfactory.config import Settings
+
+    data_dir, out = Settings.load().roots(data_dir, out)  # unset: PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT
     params = _params(start, end, test_months or [6], cql_template, window_days)
     stats = fetch_task(data_dir, ops_url, params)
     pub = publish_task(data_dir, out, stats, params, allow_drop, allow_drift)

@@ -10,8 +10,11 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
 from flows.observe import published_counts, read_manifest
+from flows.preflight import missing_inputs
 from flows.runtime import ConfiguredTaskRunner
-from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts
+from patentfactory.config import Settings
+from patentfactory.errors import NothingToPublish
+from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts, make_params
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
 
@@ -32,9 +35,15 @@ def fan_out_embedding(data_dir: str):  # noqa: ANN201 - an embedding_cache.Fill
 @task(name="build-and-publish-patenteb")
 def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True,
                allow_drift: bool = False) -> dict:
-    pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop,
-                                     allow_drift=allow_drift, use_model=use_model,
-                                     embed_fill=fan_out_embedding(data_dir))
+    try:
+        pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop,
+                                         allow_drift=allow_drift, use_model=use_model,
+                                         embed_fill=fan_out_embedding(data_dir))
+    except NothingToPublish as exc:
+        need = make_params(seed, profile, None).min_families_per_ipc3
+        raise NothingToPublish(f"too few families per IPC3 for the {profile} profile (it needs {need} per IPC3; "
+                               f"{exc.message})", "grow the inputs, or pass --profile sample for a rehearsal"
+                               if profile == "full" else exc.hint) from None
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
     families_in = stats["funnel"]["simple_families"]
@@ -58,9 +67,13 @@ def verify_task(out: str, dataset: str, version: str) -> dict:
 
 
 @flow(name="build-patenteb", task_runner=ConfiguredTaskRunner())
-def build_patenteb(data_dir: str = "data", out: str = "data/published", seed: int = 1337, profile: str = "sample",
+def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: int = 1337, profile: str = "sample",
                    allow_drop: bool = False, allow_drift: bool = False, use_model: bool = True) -> dict:
     """`use_model=False` skips the sentence-transformers model: BM25 negatives only, no token counts
-    (a quick build; the card and manifest say `model: null`)."""
+    (a quick build; the card and manifest say `model: null`). `data_dir`/`out` unset: the settings'
+    PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
+    data_dir, out = Settings.load().roots(data_dir, out)
+    if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
+        return missing
     pub = build_task(data_dir, out, seed, profile, allow_drop, use_model, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -7,6 +7,8 @@ from patentfactory.stages.build_pilot import build_and_publish_pilot
 
 from .build_patenteb import verify_task
 from .observe import published_counts, read_manifest
+from .preflight import missing_inputs
+from patentfactory.config import Settings
 
 
 @task(name="build-and-publish-pilot")
@@ -22,8 +24,11 @@ def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allo
 
 
 @flow(name="build-pilot")
-def build_pilot(data_dir: str = "data", out: str = "data/published", seed: int = 1337, truth: str | None = None,
+def build_pilot(data_dir: str | None = None, out: str | None = None, seed: int = 1337, truth: str | None = None,
                 allow_drop: bool = False, allow_drift: bool = False) -> dict:
     """`truth`: the generator's `truth/ptab_opinions.parquet` (offline worlds) for the splitter's agreement."""
+    data_dir, out = Settings.load().roots(data_dir, out)
+    if (missing := missing_inputs(data_dir, "build-pilot", ("ptab_decisions", "publications"))) is not None:
+        return missing
     pub = build_pilot_task(data_dir, out, seed, truth, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

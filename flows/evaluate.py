@@ -32,7 +32,11 @@ def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int
 
 
 @flow(name="evaluate")
-def evaluate(dataset: str, root: str = "data/published", version: str | None = None,
+def evaluate(dataset: str, root: str | None = None, version: str | None = None,
              max_queries: int | None = None) -> dict:
-    """Evaluate one published version (default LATEST) of `dataset` under `root`."""
+    """Evaluate one published version (default LATEST) of `dataset` under `root` (unset: the publish root of
+    the settings, PF_PATHS__PUBLISHED_ROOT or <PF_PATHS__DATA_DIR>/published)."""
+    from patentfactory.config import Settings
+
+    root = Settings.load().roots(None, root)[1]
     return evaluate_task(dataset, root, version, max_queries)

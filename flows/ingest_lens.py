@@ -16,5 +16,8 @@ def ingest_lens_task(data_dir: str, files: list[str]) -> dict:
 
 
 @flow(name="ingest-lens")
-def ingest_lens(files: list[str], data_dir: str = "data") -> dict:
+def ingest_lens(files: list[str], data_dir: str | None = None) -> dict:
+    from patentfactory.config import Settings
+
+    data_dir = Settings.load().roots(data_dir, None)[0]
     return ingest_lens_task(data_dir, files)

@@ -27,6 +27,7 @@ def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | No
 
 
 @flow(name="ingest-ops")
-def ingest_ops_flow(data_dir: str = "data", base_url: str | None = None, numbers: list[str] | None = None,
+def ingest_ops_flow(data_dir: str | None = None, base_url: str | None = None, numbers: list[str] | None = None,
                     query: str | None = None) -> dict:
+    data_dir = Settings.load().roots(data_dir, None)[0]
     return ingest_ops_task(data_dir, base_url, numbers, query)

@@ -81,7 +81,11 @@ def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_k
 
 
 @flow(name="ingest-ptab", task_runner=ConfiguredTaskRunner())
-def ingest_ptab(data_dir: str = "data", base_url: str = "https://api.uspto.gov",
+def ingest_ptab(data_dir: str | None = None, base_url: str | None = None,
                 start: date = date(2006, 1, 1), end: date = date(2100, 1, 1), batch_size: int | None = None) -> dict:
-    return ingest_ptab_decisions(data_dir, base_url, start, end, stages.default_settings().odp_api_key(),
-                                 batch_size)
+    """`data_dir` / `base_url` unset: PF_PATHS__DATA_DIR / PF_UPSTREAMS__ODP_BASE_URL."""
+    settings = stages.default_settings()
+    if start > end:
+        raise ValueError(f"start {start} is after end {end}: swap them")
+    return ingest_ptab_decisions(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
+                                 start, end, settings.odp_api_key(), batch_size)

@@ -31,7 +31,7 @@ from .build_patentcr import build_patentcr
 from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
-from .nightly_live import defer_stopped, ingest_live, plan_task, summary_lines
+from .nightly_live import defer_stopped, ingest_live, plan_task, summary_lines, verdict
 from .runtime import ConfiguredTaskRunner
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -53,19 +53,21 @@ def lens_files(world: str) -> list[str]:
 
 
 def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str, str],
-             blocked: dict[str, str]) -> dict | None:
+             blocked: dict[str, str], skipped: dict[str, str] | None = None) -> dict | None:
     """A dataset that cannot be built must not stop the others: its result, or None with the reason kept.
 
-    NothingToPublish (e.g. no pairs matched in a small world) is a skip; SourceStopped (OPS said stop) a
-    deferral the next run resumes; QualityGateBlocked (rows lost or a column degraded) a block: the previous
-    version stays LATEST until someone looks (or passes allow_drift / allow_drop); anything else is a failure,
-    raised after every other dataset published.
+    NothingToPublish (e.g. no pairs matched in a small world) is a skip, kept with its why; SourceStopped
+    (OPS said stop) a deferral the next run resumes; QualityGateBlocked (rows lost or a column degraded) a
+    block: the previous version stays LATEST until someone looks (or passes allow_drift / allow_drop);
+    anything else is a failure. The night's final state says which happened (see `verdict`).
     """
     if state.is_completed():
         return state.result()
     exc = state.result(raise_on_failure=False)
     if isinstance(exc, NothingToPublish):
         get_run_logger().warning("%s skipped: %s", name, exc)
+        if skipped is not None:
+            skipped[name] = exc.message
     elif isinstance(exc, QualityGateBlocked):
         get_run_logger().warning("%s blocked by the quality gate (the previous version stays LATEST): %s", name, exc)
         blocked[name] = str(exc)
@@ -74,12 +76,13 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
         deferred[name] = str(exc)
     else:
         get_run_logger().error("%s failed: %s", name, state.message)
-        failed[name] = str(state.message)
+        failed[name] = str(exc) if isinstance(exc, BaseException) else str(state.message)
     return None
 
 
 def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str, outcome: Callable,
-                    failed: dict[str, str], deferred: dict[str, str], allow_drift: bool = False) -> dict:
+                    failed: dict[str, str], deferred: dict[str, str], allow_drift: bool = False,
+                    allow_drop: bool = False) -> dict:
     """Replica mode: the world served locally under the real services' paths, the same clients as live."""
     log = get_run_logger()
     with Replica(world, faults=faults) as rep:
@@ -87,7 +90,8 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
-                                                      allow_drift=allow_drift, return_state=True), failed, deferred)
+                                                      allow_drop=allow_drop, allow_drift=allow_drift,
+                                                      return_state=True), failed, deferred)
         ptab = ingest_ptab_decisions(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
         injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
     if faults:
@@ -97,7 +101,8 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
     with sparql_replica(quads) as sparql, Replica(world) as papers:
         log.info("SPARQL replica of %s at %s", world, sparql)
         pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
-                                                   allow_drift=allow_drift, fulltext_via=papers.base_url,
+                                                   allow_drop=allow_drop, allow_drift=allow_drift,
+                                                   fulltext_via=papers.base_url,
                                                    return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
             "faults_injected": injected}
@@ -106,52 +111,60 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None = None, seed: int = 1337,
             faults: str = "", sources: str = "replica", plan_only: bool = False, profile: str = "",
-            allow_drift: bool = False) -> dict:
+            allow_drift: bool = False, allow_drop: bool = False) -> dict | State:
     """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
     to rehearse a night of flaky services; what was injected comes back under `faults_injected`.
     `sources=live`: the services of the settings (flows/nightly_live.py), incrementally; `plan_only` (live)
     lists what would be fetched and returns. `profile`: PatenTEB thresholds (default: by scale; live: full).
     `data_dir`/`out` unset: PF_PATHS__DATA_DIR (default data) / PF_PATHS__PUBLISHED_ROOT (default <data>/published),
     read when the run starts, so a deployment takes them from its worker's environment.
-    `allow_drift`: publish even where the quality gate sees a column degrade (recorded in each manifest); a
-    dataset the gate refuses is reported as blocked, the others publish."""
+    `allow_drift` / `allow_drop`: publish even where the quality gate sees a column degrade / rows drop (recorded
+    in each manifest); a dataset the gate refuses is reported as blocked, the others publish.
+
+    The run ends with one line per dataset (`summary`) and a final state that tells the night apart:
+    Completed when every dataset published, had nothing new or was skipped with its why;
+    Completed(name="Blocked") / Completed(name="Deferred") when the quality gate refused one / a source was
+    stopped; Failed when a dataset failed. The result dict rides on every one of them."""
     data_dir, out = Settings.load().roots(data_dir, out)
     if sources not in ("replica", "live"):
         raise ValueError(f"sources must be replica or live, not {sources!r}")
+    if profile not in ("", "sample", "full"):
+        raise ValueError(f"profile must be sample or full, not {profile!r}")
     if plan_only:
         return {"plan": plan_task(data_dir)}
     failed: dict[str, str] = {}
     deferred: dict[str, str] = {}
     blocked: dict[str, str] = {}
+    skipped: dict[str, str] = {}
 
     def outcome(name: str, state: State, failed_: dict[str, str], deferred_: dict[str, str]) -> dict | None:
-        return _outcome(name, state, failed_, deferred_, blocked)
+        return _outcome(name, state, failed_, deferred_, blocked, skipped)
 
     if sources == "live":
         truth, profile = None, profile or "full"
-        ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, allow_drift)
+        ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, allow_drift, allow_drop)
     else:
         world = prepare_world(scale, seed, data_dir)
         truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
         profile = profile or ("sample" if scale == "sample" or int(scale) < 5000 else "full")
-        ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, allow_drift)
+        ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, allow_drift,
+                                   allow_drop)
     patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
+    gate = {"allow_drop": allow_drop, "allow_drift": allow_drift}
     patenteb = outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
-                                                  allow_drift=allow_drift, return_state=True), failed, deferred)
-    ipbench = outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, allow_drift=allow_drift,
+                                                  **gate, return_state=True), failed, deferred)
+    ipbench = outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, **gate,
                                                return_state=True), failed, deferred)
-    pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True,
-                                         allow_drift=allow_drift, truth=truth), failed, deferred)
+    pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True, **gate,
+                                         truth=truth), failed, deferred)
     evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
     defer_stopped(failed, deferred)
     result = {**ingested, "patenteb": patenteb, "ipbench": ipbench, "pilot": pilot, "eval": evals,
-              "deferred": deferred, "blocked": blocked}
-    result["summary"] = summary_lines(result | {"failed": failed})
+              "deferred": deferred, "blocked": blocked, "skipped": skipped, "failed": failed,
+              "data_dir": data_dir, "out": out, "profile": profile, **gate}
+    result["summary"] = summary_lines(result)
     for line in result["summary"]:
         get_run_logger().info(line)
-    if failed:
-        raise RuntimeError("nightly: every other dataset was published, but these failed: "
-                           + "; ".join(f"{name}: {why}" for name, why in failed.items()))
-    return result
+    return verdict(result)

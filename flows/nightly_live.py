@@ -67,12 +67,12 @@ def _guarded(source: str, settings: Settings, deferred: dict[str, str], step: Ca
 
 
 def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: dict[str, str],
-                deferred: dict[str, str], allow_drift: bool = False) -> dict:
+                deferred: dict[str, str], allow_drift: bool = False, allow_drop: bool = False) -> dict:
     """Ingest every live source's new items, then Patent-CR (OPS) and Pap2Pat (SPARQL) as in replica mode."""
     settings, today = Settings.load(), date.today()
     ledger = Ledger(Storage(data_dir).sub("warehouse"))
     odp, key = settings.upstreams.odp_base_url, settings.odp_api_key()
-    wu, wp = window(ledger, "uspto_bulk", today, settings.since), window(ledger, "ptab_odp", today, settings.since)
+    wu, wp = (window(ledger, src, today, settings.since, settings.lookback_days(src)) for src in ("uspto_bulk", "ptab_odp"))
     get_run_logger().info("live windows: %s; %s", wu.describe(), wp.describe())
     uspto = _guarded("uspto_bulk", settings, deferred,
                      lambda: ingest_weekly_files(data_dir, odp, wu.start, wu.end, key))
@@ -85,10 +85,11 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
         get_run_logger().warning("patentcr deferred: %s", why)
     else:
         patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=settings.upstreams.ops_base_url,
-                                                      allow_drift=allow_drift, return_state=True), failed, deferred)
+                                                      allow_drop=allow_drop, allow_drift=allow_drift,
+                                                      return_state=True), failed, deferred)
     pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=settings.upstreams.sparql_endpoint,
-                                               seed=seed, allow_drift=allow_drift, return_state=True),
-                      failed, deferred)
+                                               seed=seed, allow_drop=allow_drop, allow_drift=allow_drift,
+                                               return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
             "windows": {w.source: [str(w.start), str(w.end)] for w in (wu, wp)}, "faults_injected": {}}
 
@@ -103,17 +104,52 @@ def defer_stopped(failed: dict[str, str], deferred: dict[str, str]) -> None:
 
 
 def summary_lines(result: dict) -> list[str]:
-    """One line per dataset: a new version, nothing new (same version, LATEST unchanged), deferred or skipped."""
+    """One line per dataset, what an on-call engineer reads first: published, nothing new (same version,
+    LATEST unchanged), skipped (with why), deferred, blocked or failed; then one line per stopped source."""
     lines = []
     for name in DATASETS:
         pub = result.get(name)
         if pub is None:
-            failed, why = result.get("failed", {}).get(name), result["deferred"].get(name)
-            blocked = result.get("blocked", {}).get(name)
-            lines.append(f"{name}: failed ({failed})" if failed else f"{name}: blocked ({blocked})" if blocked
-                         else f"{name}: deferred ({why})" if why else f"{name}: skipped (nothing to publish)")
+            for status in ("failed", "blocked", "deferred", "skipped"):
+                why = result.get(status, {}).get(name)
+                if why:
+                    lines.append(f"{name}: {status} ({why})")
+                    break
+            else:
+                lines.append(f"{name}: skipped (nothing to publish)")
         elif pub.get("created", True):
             lines.append(f"{name}: published {pub['version']}")
         else:
             lines.append(f"{name}: nothing new; {pub['version']} stays LATEST")
+    for key, why in sorted(result.get("deferred", {}).items()):
+        if key.startswith("source:"):
+            lines.append(f"source {key.removeprefix('source:')}: stopped ({why})")
     return lines
+
+
+EXIT_CODES = {"Completed": 0, "Failed": 1, "Blocked": 3, "Deferred": 4}
+
+
+def night_status(result: dict) -> str:
+    """The night in one word, worst first: Failed, Blocked, Deferred, else Completed."""
+    if result.get("failed"):
+        return "Failed"
+    if result.get("blocked"):
+        return "Blocked"
+    if result.get("deferred"):
+        return "Deferred"
+    return "Completed"
+
+
+def verdict(result: dict):  # noqa: ANN201 - the flow's final State
+    """The flow's final state: a named Completed / Failed state carrying the result, so the Prefect UI and
+    `prefect flow-run ls` tell a blocked or deferred night from a clean one (`pf run` exits by EXIT_CODES)."""
+    from prefect.states import Completed, Failed
+
+    status = night_status(result)
+    result["status"] = status
+    message = "; ".join(line for line in result["summary"] if not line.split(": ", 1)[1].startswith(
+        ("published", "nothing new", "skipped")))
+    if status == "Failed":
+        return Failed(message=f"nightly: {message}", data=result)
+    return Completed(name=status, message=message or "every dataset published or had nothing new", data=result)

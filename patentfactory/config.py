@@ -90,6 +90,11 @@ class Settings(BaseSettings):
     uspto_odp_api_key: SecretStr | None = None
     epo_ops_key: SecretStr | None = None
     epo_ops_secret: SecretStr | None = None
+    # Look-back of the live nightly's windows (stages/windows.py): each night re-lists this many days before the
+    # last ingested end, so an item posted late but dated earlier is still fetched; the ledger skips what it has.
+    # PTAB decisions are posted up to weeks after their date (keep >= 30); a USPTO weekly file can be re-issued.
+    ptab_lookback_days: int = Field(30, ge=0)
+    uspto_lookback_days: int = Field(14, ge=0)
     # An OPS 404 is recorded in the ingest ledger; the document is not asked again before this many days.
     ops_404_recheck_days: int = Field(OPS_404_RECHECK_DAYS, ge=0)
     # Task runner of the fan-out flows (flows/runtime.py), read when a flow run starts:
@@ -117,6 +122,10 @@ class Settings(BaseSettings):
         """(data dir, publish root): the given ones, else PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
         data = data_dir or str(self.paths.data_dir)
         return data, out or self.paths.published_root or str(Path(data) / "published")
+
+    def lookback_days(self, source: str) -> int:
+        """Days the live window of `source` (uspto_bulk | ptab_odp) re-reads before its last ingested end."""
+        return {"uspto_bulk": self.uspto_lookback_days, "ptab_odp": self.ptab_lookback_days}.get(source, 0)
 
     def odp_api_key(self) -> str | None:
         return self.uspto_odp_api_key.get_secret_value() if self.uspto_odp_api_key else None

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -11,7 +10,7 @@ import typer
 
 from sources.records import ParseResult
 
-from patentfactory.cli.main import friendly, ingest_app, out, parse_app
+from patentfactory.cli.main import date_range, friendly, ingest_app, out, parse_app
 from patentfactory.errors import PFError
 from patentfactory.store.parquet_io import parquet_bytes
 
@@ -158,10 +157,7 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
     from patentfactory.stages.ingest_files import ingest_uspto
 
     settings = Settings.load()
-    try:
-        lo, hi = date.fromisoformat(start), date.fromisoformat(end)
-    except ValueError:
-        raise PFError(f"bad date range {start!r}..{end!r}", "use YYYY-MM-DD") from None
+    lo, hi = date_range(start, end)
     stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key(),
                          progress=lambda n: out.print(f"uspto: {n}"))
     out.print(stats)

@@ -12,7 +12,8 @@ from patentfactory.cli.main import app, friendly, out
 @app.command("eval")
 @friendly
 def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | patentcr | pap2pat")],
-             root: Annotated[str, typer.Option("--root", help="publish root (path or s3://bucket/prefix)")],
+             out_root: Annotated[str, typer.Option("--root", help="publish root (path or s3://bucket/prefix); default "
+                                                  "PF_PATHS__PUBLISHED_ROOT, else <PF_PATHS__DATA_DIR>/published")] = "data/published",
              version: Annotated[str | None, typer.Option(help="version to score (default: LATEST)")] = None,
              model: Annotated[str | None, typer.Option(
                  "--model", help="local SentenceTransformer folder (default: packaged all-MiniLM-L6-v2)")] = None,
@@ -25,7 +26,7 @@ def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | pat
     from patentfactory.evaluation import OVERALL, evaluate_dataset, write_report
     from patentfactory.store.storage import Storage
 
-    storage = Storage(root)
+    storage = Storage(out_root)
     result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries)
     paths = write_report(storage, result)
     table = Table(title=f"{result.dataset} {result.version}")

@@ -53,6 +53,7 @@ def friendly(fn):
 
         quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
         try:
+            settings_roots(kwargs)
             with progress.bars(console):
                 return fn(*args, **kwargs)
         except (PFError, SchemaError, ValueError, OSError) as exc:
@@ -61,13 +62,40 @@ def friendly(fn):
             hint = getattr(exc, "hint", "") or _hint_for(exc)
             say_error(getattr(exc, "message", None) or str(exc), hint)
             raise typer.Exit(2) from None
-        except Exception as exc:  # noqa: BLE001 - only the orchestrator's start/connect failures are translated
-            err = orchestrator_error(exc)
-            if err is None or os.environ.get("PF_DEBUG"):
+        except Exception as exc:  # noqa: BLE001 - only the failures named in known_failure; the rest re-raise
+            known = known_failure(exc)
+            if known is None or os.environ.get("PF_DEBUG"):
                 raise
-            say_error(err.message, err.hint)
+            say_error(*known)
             raise typer.Exit(2) from None
     return wrapper
+
+
+def settings_roots(kwargs: dict) -> None:
+    """`--data-dir` / `--out` not given on the command line: the settings' roots, in every command.
+
+    PF_PATHS__DATA_DIR (default data) and PF_PATHS__PUBLISHED_ROOT (default <data dir>/published), as the
+    flows read them (Settings.roots); a value typed on the command line always wins."""
+    try:  # Typer >= 0.2x carries its own click
+        from typer._click.core import ParameterSource
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older Typer on the real click
+        from click import get_current_context
+        from click.core import ParameterSource
+
+    ctx = get_current_context(silent=True)
+    unset = {n for n in ("data_dir", "out_root") if n in kwargs and ctx is not None
+             and ctx.get_parameter_source(n) in (ParameterSource.DEFAULT, None)}
+    if not unset:
+        return
+    from patentfactory.config import Settings
+
+    data, published = Settings.load().roots(None if "data_dir" in unset else str(kwargs.get("data_dir") or "") or None,
+                                            None if "out_root" in unset else kwargs.get("out_root"))
+    if "data_dir" in unset:
+        kwargs["data_dir"] = Path(data)
+    if "out_root" in unset:
+        kwargs["out_root"] = published
 
 
 def quiet_logs(level: str) -> None:
@@ -100,6 +128,30 @@ def one_line(text: str) -> str:
     return escape(" ".join(str(text).split()))
 
 
+def known_failure(exc: BaseException) -> tuple[str, str] | None:
+    """(line, hint) for failures that are the environment's, not a bug: an upstream that stayed unreachable
+    or refused, object storage without credentials or unreachable. None: a real bug, shown as a traceback."""
+    from sources.http import HttpError
+
+    if (orchestrator := orchestrator_error(exc)) is not None:  # Prefect's API server did not start / answer
+        return orchestrator.message, orchestrator.hint
+    if isinstance(exc, HttpError):
+        if exc.status in (401, 403):
+            return str(exc), "the service refused the credentials: check USPTO_ODP_API_KEY / EPO_OPS_KEY / EPO_OPS_SECRET"
+        return str(exc), ("check that the upstream is reachable (PF_UPSTREAMS__* or --base-url; "
+                          "`pf upstream serve WORLD` for a local replica) and run again: what was fetched is kept")
+    name = type(exc).__name__
+    if name in ("NoCredentialsError", "PartialCredentialsError", "CredentialRetrievalError"):
+        return (f"no credentials for object storage: {exc}",
+                "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and PF_S3_ENDPOINT_URL for MinIO)")
+    if name in ("EndpointConnectionError", "ConnectTimeoutError", "ReadTimeoutError"):
+        return (f"object storage unreachable: {exc}",
+                "check PF_S3_ENDPOINT_URL / AWS_ENDPOINT_URL and the network")
+    if name == "ClientError":
+        return f"object storage refused the request: {exc}", "check the bucket name and the credentials' rights"
+    return None
+
+
 def _hint_for(exc: Exception) -> str:
     if isinstance(exc, FileNotFoundError):
         return "check the path"
@@ -107,9 +159,30 @@ def _hint_for(exc: Exception) -> str:
         return "choose a readable/writable location"
     if isinstance(exc, (FileExistsError, NotADirectoryError)):
         return "a file is in the way: give a folder path that is a folder or does not exist yet"
+    if isinstance(exc, (ConnectionError, TimeoutError)):
+        return "check that the service or storage is reachable and run again; PF_DEBUG=1 shows the traceback"
     if isinstance(exc, OSError):
         return "check that the path is a readable file on a working disk; PF_DEBUG=1 shows the traceback"
     return "run with --help for usage; PF_DEBUG=1 shows the traceback"
+
+
+def parse_day(value: str, option: str) -> "date":
+    """A YYYY-MM-DD option value; a wrong one names the option."""
+    from datetime import date
+
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise PFError(f"{option} {value!r} is not a date", "use YYYY-MM-DD, e.g. 2024-01-31") from None
+
+
+def date_range(start: str, end: str, options: tuple[str, str] = ("--from", "--to")) -> tuple["date", "date"]:
+    """(start, end) of two date options; a reversed range is an error, not an empty run."""
+    lo, hi = parse_day(start, options[0]), parse_day(end, options[1])
+    if lo > hi:
+        raise PFError(f"{options[0]} {lo} is after {options[1]} {hi}: the range is empty",
+                      f"swap them: {options[0]} {hi} {options[1]} {lo}")
+    return lo, hi
 
 
 def parse_scale(value: str) -> int:
@@ -125,12 +198,15 @@ def parse_scale(value: str) -> int:
 @friendly
 def generate(scale: Annotated[str, typer.Option(help="number of inventions, or 'sample'")] = "sample",
              seed: Annotated[int, typer.Option(help="random seed")] = 1337,
-             out_dir: Annotated[Path, typer.Option("--out", help="output folder")] = Path("data/world"),
+             out_dir: Annotated[Path | None, typer.Option("--out", help="output folder (default <PF_PATHS__DATA_DIR>/world)")] = None,
              profile: Annotated[str, typer.Option(help="'test' (default), 'real' (the real sources' ratios, "
                                                        "every US weekly file since 2005) or 'sample' (the embedded world: every benchmark split non-empty)")] = "test") -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
+    from patentfactory.config import Settings
     from patentfactory.sim.generator import generate_world
+
+    out_dir = out_dir or Settings.load().paths.world
     from patentfactory.sim.generator.profiles import PROFILES, profile_spec
 
     if profile not in PROFILES:
@@ -149,7 +225,7 @@ def upstream_serve(world: Path, port: Annotated[int, typer.Option()] = 8765,
 
     if not world.is_dir():
         raise PFError(f"world folder {world} does not exist", "run `pf generate --out DIR` first")
-    rep = Replica(world, host, port, faults)
+    rep = Replica(world, host, port, faults)  # a bad or busy port: one PFError line (server._bind)
     out.print(f"replica of {world} at {rep.base_url} (faults: {faults or 'none'}); Ctrl-C stops")
     try:
         rep.server.serve_forever()
@@ -161,7 +237,7 @@ def upstream_serve(world: Path, port: Annotated[int, typer.Option()] = 8765,
 
 @app.command("inspect")
 @friendly
-def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET[/VERSION]")]) -> None:
+def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET\\[/VERSION]", metavar="ROOT/DATASET[/VERSION]")]) -> None:
     """Print a published version's manifest summary and re-verify every file hash."""
     from patentfactory.store.inspect import inspect_version, split_target
     from patentfactory.store.storage import Storage
@@ -183,7 +259,7 @@ def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET[/VERSIO
     out.print(f"[green]verified[/] {len(rep.manifest['files'])} files of {rep.dataset} {rep.version}")
 
 
-from patentfactory.cli import data, evaluate, pap2pat, patentcr, pilot, run  # noqa: E402,F401  (registers parse/ingest/run/build/eval commands)
+from patentfactory.cli import data, evaluate, pap2pat, patentcr, pilot, rehearse, run  # noqa: E402,F401  (registers parse/ingest/run/build/eval/upstream commands)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -1,18 +1,13 @@
 """`pf ingest ptab` and `pf build pilot`: PTAB decisions into the warehouse, PILOT-Bench out of it."""
 from __future__ import annotations
 
-from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import build_app, friendly, ingest_app, out
+from patentfactory.cli.main import build_app, date_range, friendly, ingest_app, out
 from patentfactory.store.storage import Storage
-
-
-def _day(value: str) -> date:
-    return datetime.strptime(value, "%Y-%m-%d").date()
 
 
 @ingest_app.command("ptab")
@@ -20,13 +15,16 @@ def _day(value: str) -> date:
 def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first decision date YYYY-MM-DD")] = "2006-01-01",
                     end: Annotated[str, typer.Option("--to", help="last decision date YYYY-MM-DD")] = "2100-01-01",
                     data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
-                    base_url: Annotated[str, typer.Option("--base-url")] = "https://api.uspto.gov") -> None:
+                    base_url: Annotated[str | None, typer.Option("--base-url", help="ODP base URL (replica or live); "
+                                                                 "default PF_UPSTREAMS__ODP_BASE_URL")] = None) -> None:
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
     from patentfactory.stages.build_pilot import ingest_ptab
     from patentfactory.stages.ingest_files import default_settings
 
+    lo, hi = date_range(start, end)
     Storage(data_dir).check_writable()
-    stats = ingest_ptab(data_dir, base_url, _day(start), _day(end), default_settings().odp_api_key())
+    settings = default_settings()
+    stats = ingest_ptab(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key())
     out.print(f"ptab: {stats['records']} decisions on {stats['pages']} pages, {stats['pdfs']} PDFs read "
               f"{stats['origins']}, {stats['skipped']} already done, {stats['rejects']} rejects")
 

@@ -9,30 +9,46 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import app, build_app, friendly, out, parse_scale
+from patentfactory.cli.main import app, build_app, friendly, one_line, out, parse_scale
 from patentfactory.errors import PFError
 from patentfactory.store.storage import Storage
 
 
 
+STATUS_STYLE = {"published": "green", "nothing new": "green", "skipped": "yellow", "deferred": "yellow",
+                "blocked": "red", "failed": "red", "stopped": "yellow"}
+
+
 @app.command()
 @friendly
 def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) or a number of inventions")] = "sample",
-        out_root: Annotated[str, typer.Option("--out", help="publish root (path or s3://bucket/prefix)")] = "data/published",
-        data_dir: Annotated[Path, typer.Option("--data-dir", help="raw cache + warehouse")] = Path("data"),
+        out_root: Annotated[str, typer.Option("--out", help="publish root (path or s3://bucket/prefix); "
+                                                           "default PF_PATHS__PUBLISHED_ROOT, else <data dir>/published")] = "data/published",
+        data_dir: Annotated[Path, typer.Option("--data-dir", help="raw cache + warehouse; default PF_PATHS__DATA_DIR, "
+                                                                 "else data")] = Path("data"),
         seed: Annotated[int, typer.Option()] = 1337,
         faults: Annotated[str, typer.Option(help="inject upstream faults into the replica, e.g. "
                                                   "'503=0.1,429@/3.2*2,truncate@/api/v1/datasets=0.05,seed=7' "
                                                   "(see `pf upstream serve --help`)")] = "",
+        profile: Annotated[str, typer.Option(help="PatenTEB thresholds: sample (small worlds) | full (SPEC); "
+                                                  "default: by scale, full with --live")] = "",
+        allow_drop: Annotated[bool, typer.Option(help="publish despite a row drop past the quality gate")] = False,
         allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
         live: Annotated[bool, typer.Option(help="the live services of PF_UPSTREAMS__* and the credentials in the "
                                                 "environment, incrementally (no world, no replica)")] = False,
         plan: Annotated[bool, typer.Option(help="with --live: list what would be fetched, download nothing")] = False) -> None:
-    """Generate/serve the world, ingest, build and publish every dataset, then verify (offline by default)."""
+    """Generate/serve the world, ingest, build and publish every dataset, then verify (offline by default).
+
+    Ends with one line per dataset (published, nothing new, skipped, deferred, blocked or failed) and exits
+    0 when every dataset published, had nothing new or was skipped with its why; 1 when one failed; 3 when the
+    quality gate blocked one (--allow-drop / --allow-drift publish anyway); 4 when a source was stopped and a
+    dataset deferred (the next night resumes)."""
     if plan and not live:
         raise PFError("--plan lists a live night", "use pf run --live --plan")
     if live and faults:
         raise PFError("--faults rehearses the replica", "drop --faults with --live")
+    if profile not in ("", "sample", "full"):
+        raise PFError(f"--profile must be sample or full, got {profile!r}", "e.g. --profile sample")
     parse_scale(scale)
     if faults:
         from patentfactory.sim.upstream.faults import Faults, FaultSpecError
@@ -47,38 +63,43 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     from flows.nightly import nightly
+    from flows.nightly_live import EXIT_CODES
 
     started = time.monotonic()
     if plan:
         for p in nightly(data_dir=str(data_dir), out=out_root, sources="live", plan_only=True)["plan"]:
             out.print(p["line"], soft_wrap=True)
         return
-    result = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults,
-                     sources="live" if live else "replica", allow_drift=allow_drift)
-    for name, why in ((n, w) for n, w in result["deferred"].items() if n.startswith("source:")):
-        out.print(f"[yellow]stopped[/] {name.removeprefix('source:')}: {why}", soft_wrap=True)
+    state = nightly(scale=scale, data_dir=str(data_dir), out=out_root, seed=seed, faults=faults,
+                    sources="live" if live else "replica", profile=profile, allow_drop=allow_drop,
+                    allow_drift=allow_drift, return_state=True)
+    result = state.result(raise_on_failure=False)
+    if isinstance(result, BaseException):
+        raise result  # the night itself broke (not one dataset): friendly turns a PFError into one line
+    print_night(result, faults)
+    out.print(f"done in {time.monotonic() - started:.0f}s ({state.name}); datasets under {out_root}")
+    code = EXIT_CODES.get(result.get("status", state.name), 1)
+    if code:
+        raise typer.Exit(code)
+
+
+def print_night(result: dict, faults: str = "") -> None:
+    """What came in, then one line per dataset (and per stopped source), then the evaluations."""
     for src, what in (("uspto", "weekly files"), ("lens", "export files")):
-        if result[src]:
+        if result.get(src):
             rows = ", ".join(f"{n:,} {table}" for table, n in result[src]["records"].items())
             out.print(f"{src}: {result[src]['files']} {what}; {rows or 'nothing new'}", soft_wrap=True)
-    for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
-        pub = result[name]
-        if pub is None and name in result.get("blocked", {}):
-            out.print(f"[red]blocked[/] {name}: {result['blocked'][name]}", soft_wrap=True)
-        elif pub is None and name in result.get("deferred", {}):
-            out.print(f"[yellow]deferred[/] {name}: {result['deferred'][name]}")
-        elif pub is None:
-            out.print(f"[yellow]skipped[/] {name}: nothing to publish from this world (see the log)")
-        elif pub.get("created") is False:
-            out.print(f"unchanged {name} {pub['version']}: nothing new, LATEST stays")
-        else:
-            out.print(f"[green]published[/] {name} {pub['version']} ({pub['files']} files, verified)")
+    for line in result["summary"]:
+        name, _, rest = line.partition(": ")
+        status = next((s for s in STATUS_STYLE if rest.startswith(s)), "")
+        style = STATUS_STYLE.get(status)
+        out.print(f"[{style}]{name}[/]: {one_line(rest)}" if style else one_line(line), soft_wrap=True,
+                  highlight=False)
     for name, ev in result["eval"].items():
         means = ", ".join(f"{m}={v:.3f}" for m, v in sorted(ev["overall"].items()))
         out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}", soft_wrap=True)
     if faults:
         out.print(f"faults injected: {json.dumps(result['faults_injected'], sort_keys=True)}", soft_wrap=True)
-    out.print(f"done in {time.monotonic() - started:.0f}s; datasets under {out_root}")
 
 
 @build_app.command("patenteb")

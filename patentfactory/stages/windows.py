@@ -2,9 +2,15 @@
 
 Each source's window starts where its last successful ingest ended: USPTO at the data date of the newest
 parsed weekly file (the name carries it, e.g. ipg240102.zip), PTAB at the end of the newest parsed search
-window; the first run starts at `PF_SINCE` or the SPEC's default for that source. OPS documents and
+window, minus a look-back (PF_PTAB_LOOKBACK_DAYS, default 30; PF_USPTO_LOOKBACK_DAYS, default 14): a decision
+posted after the night that covered its date is listed again the next night and fetched then, while what the
+ledger already holds (a decision's PDF, a weekly file of the same size) is skipped, so the overlap costs
+listings only. The first run starts at `PF_SINCE` or the SPEC's default for that source. OPS documents and
 SemOpenAlex look-ups need no window: each document / query is cached under its ledger item, so a rerun
 asks only for what is new. Lens exports are keyed by sha256: a file whose bytes the ledger has is skipped.
+A Lens delivery is ordered by when it was delivered (the drop's modification time), never by its file name:
+its ledger item and warehouse parts are named `lens_<delivered>_<name>.<sha12><suffix>`, so the newest
+delivery's rows win for a publication two deliveries carry (a corrected re-delivery replaces the old rows).
 """
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path, PurePosixPath
 
 from patentfactory.store.ledger import Ledger
@@ -21,8 +27,10 @@ from patentfactory.store.storage import Storage
 log = logging.getLogger(__name__)
 # SPEC: USPTO full text from 2005, PTAB decisions from 2006 (the ODP appeals API's start).
 DEFAULT_SINCE = {"uspto_bulk": date(2005, 1, 1), "ptab_odp": date(2006, 1, 1)}
+DEFAULT_LOOKBACK_DAYS = {"uspto_bulk": 14, "ptab_odp": 30}  # the settings' defaults (config.Settings)
 LENS_SUFFIXES = (".jsonl", ".json", ".csv")
 _WEEKLY = re.compile(r"(\d{6})(?:_[a-z]+\d*)?\.zip$")
+_DELIVERY = re.compile(r"^lens_(\d{8}T\d{6}Z)_")
 _PTAB_ITEM = re.compile(r"search_(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})_\d+\.json$")
 
 
@@ -32,9 +40,12 @@ class Window:
     start: date
     end: date
     first_run: bool
+    lookback_days: int = 0
 
     def describe(self) -> str:
-        kind = "first run" if self.first_run else "since the last ingest"
+        kind = ("first run" if self.first_run else
+                f"since the last ingest, {self.lookback_days} days of look-back" if self.lookback_days
+                else "since the last ingest")
         return f"{self.source}: {self.start}..{self.end} ({kind})"
 
 
@@ -65,12 +76,17 @@ def _last_end(ledger: Ledger, source: str) -> date | None:
     return max(ends) if ends else None
 
 
-def window(ledger: Ledger, source: str, today: date, since: date | None = None) -> Window:
-    """The next window of `source` (uspto_bulk | ptab_odp): from the last parsed end (+1 day) to today."""
+def window(ledger: Ledger, source: str, today: date, since: date | None = None,
+           lookback_days: int | None = None) -> Window:
+    """The next window of `source` (uspto_bulk | ptab_odp): from the last parsed end (+1 day) minus the
+    look-back (default DEFAULT_LOOKBACK_DAYS) to today, never before the first run's start."""
     last = _last_end(ledger, source)
+    first = since or DEFAULT_SINCE[source]
     if last is None:
-        return Window(source, since or DEFAULT_SINCE[source], today, True)
-    return Window(source, min(last + timedelta(days=1), today), today, False)
+        return Window(source, first, today, True)
+    back = DEFAULT_LOOKBACK_DAYS[source] if lookback_days is None else lookback_days
+    start = min(last + timedelta(days=1), today) - timedelta(days=back)
+    return Window(source, max(start, first), today, False, back)
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,11 @@ class DropFile:
     rel: str
     size: int
     sha256: str | None  # None when only listed (plan), not read
+    delivered: float = 0.0  # the drop's modification time (POSIX seconds)
+
+    @property
+    def stamp(self) -> str:
+        return datetime.fromtimestamp(self.delivered, timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
 def lens_drop(location: str) -> Storage:
@@ -85,16 +106,25 @@ def lens_drop(location: str) -> Storage:
 
 
 def list_lens_drop(location: str) -> list[DropFile]:
-    """Export files in the drop (local folder or s3:// prefix), sizes from the listing, nothing read."""
+    """Export files in the drop (local folder or s3:// prefix) in delivery order (modification time, then
+    name), sizes and times from the listing, nothing read."""
     drop = lens_drop(location)
-    names = sorted(n for n in drop.glob("**/*") if n.lower().endswith(LENS_SUFFIXES))
-    return [DropFile(n, drop.size(n), None) for n in names]
+    names = [n for n in drop.glob("**/*") if n.lower().endswith(LENS_SUFFIXES)]
+    files = [DropFile(n, drop.size(n), None, drop.modified(n)) for n in names]
+    return sorted(files, key=lambda f: (f.delivered, f.rel))
 
 
 def export_name(item: str) -> str:
-    """The drop's file name of a ledger item `<stem>.<sha12><suffix>` (the copy's name, see new_lens_exports)."""
+    """The drop's file name of a ledger item `[lens_<delivered>_]<stem>.<sha12><suffix>` (see new_lens_exports)."""
+    item = _DELIVERY.sub("", item)
     stem, _, rest = item.rpartition(".")
     return f"{stem.rpartition('.')[0]}.{rest}" if "." in stem else item
+
+
+def delivered_at(item: str) -> str | None:
+    """The delivery time (`YYYYMMDDTHHMMSSZ`) a Lens ledger item carries, None for an older item name."""
+    m = _DELIVERY.match(item)
+    return m.group(1) if m else None
 
 
 def ingested_lens_hashes(ledger: Ledger) -> set[str]:
@@ -102,7 +132,8 @@ def ingested_lens_hashes(ledger: Ledger) -> set[str]:
 
 
 def new_lens_exports(location: str, ledger: Ledger, dest: Path) -> list[Path]:
-    """The drop's files whose sha256 the ledger has not parsed, copied to `dest` (local) for the parser."""
+    """The drop's files whose sha256 the ledger has not parsed, copied to `dest` (local) for the parser, in
+    delivery order, each named after its delivery time (see the module's note)."""
     drop, seen, fresh = lens_drop(location), ingested_lens_hashes(ledger), []
     for f in list_lens_drop(location):
         data = drop.read_bytes(f.rel)
@@ -111,7 +142,7 @@ def new_lens_exports(location: str, ledger: Ledger, dest: Path) -> list[Path]:
             continue
         seen.add(digest)
         flat = PurePosixPath(f.rel.replace("/", "__"))
-        path = dest / f"{flat.stem}.{digest[:12]}{flat.suffix}"  # ledger item: one per content
+        path = dest / f"lens_{f.stamp}_{flat.stem}.{digest[:12]}{flat.suffix}"  # ledger item: one per content
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         fresh.append(path)

@@ -26,7 +26,7 @@ from schemas import schema_fingerprint
 from patentfactory import __version__
 from .card import PLOT_FILE, render_card, render_plot
 from patentfactory.config import DriftThresholds
-from patentfactory.errors import PublishError, QualityGateBlocked
+from patentfactory.errors import NothingToPublish, PublishError, QualityGateBlocked
 from .drift import compare_coverage, compare_files, profile_table
 from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
 from .storage import Storage
@@ -87,7 +87,8 @@ def _check_names(release: Release) -> None:
     if not NAME.match(release.dataset):
         raise PublishError(f"bad dataset name {release.dataset!r}", "use letters, digits, '-', '_' only")
     if not release.tasks:
-        raise PublishError(f"dataset {release.dataset!r} has no tasks", "never publish an empty dataset")
+        raise NothingToPublish(f"{release.dataset}: no task has rows in this build",
+                               "an empty dataset is never published; the previous version (if any) stays LATEST")
     for task, splits in release.tasks.items():
         if not NAME.match(task):
             raise PublishError(f"bad task name {task!r}", "use letters, digits, '-', '_' only")
@@ -182,6 +183,42 @@ def _drift_gate(storage: Storage, release: Release, files: list[dict], th: Drift
     return result
 
 
+def _same_as_latest(storage: Storage, release: Release, files: list[dict]) -> str | None:
+    """LATEST's version when this build's files (path + sha256) and configuration equal it: a version is new
+    only when what users download or how it was built changes, not when an input it does not use was added
+    (a new weekly file without PTAB decisions leaves PILOT as it was). The manifest then keeps the inputs of
+    the build that made those bytes."""
+    prev = latest_version(storage, release.dataset)
+    if not prev or not storage.exists(f"{release.dataset}/{prev}/manifest.json"):
+        return None
+    old = json.loads(storage.read_text(f"{release.dataset}/{prev}/manifest.json"))
+    same_files = {f["path"]: f["sha256"] for f in old["files"]} == {f["path"]: f["sha256"] for f in files}
+    same_config = json.dumps(old.get("config"), sort_keys=True, default=str) == json.dumps(
+        release.config, sort_keys=True, default=str)
+    return prev if same_files and same_config else None
+
+
+def deliveries_section(inputs: list[dict]) -> str | None:
+    """Which Lens deliveries a build read, in delivery order: where two carry the same publication, the later
+    delivery's rows are the ones used (a corrected re-delivery replaces the old rows)."""
+    from patentfactory.stages.windows import delivered_at, export_name
+
+    lens = [i for i in inputs if i.get("source") == "lens"]
+    if not lens:
+        return None
+    rows = sorted(((delivered_at(i["item"]) or "", export_name(i["item"]), (i.get("sha256") or "")[:12]) for i in lens))
+    lines = [f"- `{name}` delivered {_when(at)}, sha256 `{sha}…`" for at, name, sha in rows]
+    newest = rows[-1]
+    return (f"{len(rows)} Lens export deliveries, oldest first; where two carry the same publication the later "
+            f"delivery's rows are used. Newest: `{newest[1]}` ({_when(newest[0])}).\n\n" + "\n".join(lines))
+
+
+def _when(stamp: str) -> str:
+    if not stamp:
+        return "at a time not recorded (ingested as a file, not from the live drop)"
+    return f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]} UTC"
+
+
 def latest_version(storage: Storage, dataset: str) -> str | None:
     rel = f"{dataset}/LATEST"
     return storage.read_text(rel).strip() if storage.exists(rel) else None
@@ -199,6 +236,10 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
     code = code_version()
     version = compute_version(day or datetime.now(timezone.utc).date(), release.inputs, release.config, code)
     final = f"{release.dataset}/{version}"
+    same = _same_as_latest(storage, release, files)
+    if same is not None:
+        log.info("%s: same files and configuration as LATEST %s; no new version", release.dataset, same)
+        return Published(release.dataset, same, storage.uri(f"{release.dataset}/{same}"), created=False)
     if storage.exists(f"{final}/manifest.json"):
         old = json.loads(storage.read_text(f"{final}/manifest.json"))
         if {f["path"]: f["sha256"] for f in old["files"]} == {f["path"]: f["sha256"] for f in files}:
@@ -217,7 +258,10 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
                 "created_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
                 "code_version": code, "config": release.config, "inputs": release.inputs, "files": files,
                 "leakage": leakage, "quality": quality, "stats": release.stats,
+                "overrides": {"allow_drop": allow_drop, "allow_drift": allow_drift},
                 "coverage": release.coverage}
+    if (deliveries := deliveries_section(release.inputs)) is not None:
+        release.card_sections = {**release.card_sections, "Lens deliveries": deliveries}
     _write_staged(storage, release, final, blobs, manifest)
     _write_latest(storage, release.dataset, version)
     log.info("published %s %s (%d files)", release.dataset, version, len(files))
@@ -276,9 +320,11 @@ def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[st
             if hashlib.sha256(storage.read_bytes(f"{staging}/{rel}")).hexdigest() != blob.sha256:
                 raise PublishError(f"staged file {rel} does not match its hash", "storage corrupted the write; retry")
         storage.move_dir(staging, final)
+        storage.rmdir_if_empty(f"{release.dataset}/.staging")  # no empty `.staging/` left in a dataset folder
     except Exception as exc:
         try:
             storage.rm(staging, recursive=True)
+            storage.rmdir_if_empty(f"{release.dataset}/.staging")
         except Exception:  # noqa: BLE001 - cleanup is best effort; the original error matters
             log.warning("could not remove staging folder %s", staging)
         if isinstance(exc, PublishError):

@@ -133,6 +133,20 @@ class Storage:
     def size(self, rel: str) -> int:
         return int(self.fs.size(self.path(rel)))
 
+    def modified(self, rel: str) -> float:
+        """When the object was last written (POSIX seconds): a file's mtime, an S3 object's LastModified."""
+        info = self.fs.info(self.path(rel))
+        stamp = info.get("mtime") or info.get("LastModified") or info.get("last_modified") or info.get("created")
+        return stamp.timestamp() if hasattr(stamp, "timestamp") else float(stamp or 0)
+
+    def rmdir_if_empty(self, rel: str) -> None:
+        """Remove an empty local folder (object stores have no folders); a folder someone just wrote into stays."""
+        if not self.is_s3:
+            try:
+                os.rmdir(self.path(rel))
+            except OSError:
+                pass
+
     def rm(self, rel: str, recursive: bool = False) -> None:
         p = self.path(rel)
         if self.fs.exists(p):

@@ -99,7 +99,7 @@ def test_injected_failure_leaves_previous_version_and_latest(tmp_path: Path, mon
     monkeypatch.setattr(Storage, "write_bytes", flaky)
     new_inputs = [{"source": "x", "item": "b", "sha256": "1" * 64, "parser_version": "1"}]
     with pytest.raises(PublishError, match="injected"):
-        publish(st, _release(inputs=new_inputs), day=DAY)
+        publish(st, _release(_tasks(34), inputs=new_inputs), day=DAY)
     monkeypatch.undo()
     assert latest_version(st, "toy") == v1
     assert sorted(p.name for p in (tmp_path / "toy").iterdir() if not p.name.startswith(".")) == sorted(["LATEST", v1])

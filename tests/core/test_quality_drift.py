@@ -101,7 +101,11 @@ def test_a_normal_night_with_one_more_weekly_file_is_not_blocked(baseline):
     root = baseline["base"] / "normal"
     shutil.copytree(baseline["root"], root)
     _ingest(baseline["world"], baseline["base"] / "data", baseline["weeks"])
-    for pub in _build(baseline["base"] / "data", root):
+    pubs = _build(baseline["base"] / "data", root)  # a block would raise QualityGateBlocked here
+    for pub in pubs:
+        if not pub.created:  # same files and configuration as LATEST: no new version (issue 32)
+            assert pub.version == baseline["first"][pub.dataset]
+            continue
         man = json.loads((root / pub.dataset / pub.version / "manifest.json").read_text())
         assert man["quality"]["drift"]["previous_version"] == baseline["first"][pub.dataset]
         assert man["quality"]["drift"]["blocked"] == []

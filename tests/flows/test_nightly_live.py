@@ -59,7 +59,9 @@ def test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new(live_en
     latest = {n: (out / n / "LATEST").read_text() for n in ("patenteb", "pilot")}
 
     second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
-    assert second["uspto"]["files"] == 0 and second["lens"]["files"] == 0, "only listings: no new items"
+    # the look-back lists the last weeks again; the ledger skips them: nothing downloaded or parsed
+    assert second["uspto"]["files"] == second["uspto"]["skipped"] and second["uspto"]["records"] == {}
+    assert second["lens"]["files"] == 0, "only listings: no new items"
     assert second["ptab"]["pdfs"] == 0
     assert all(line.endswith("stays LATEST") for line in second["summary"]), second["summary"]
     assert {n: (out / n / "LATEST").read_text() for n in latest} == latest
@@ -74,7 +76,10 @@ def test_missing_credentials_stop_only_those_sources(live_env, tmp_path: Path, m
     plan = {p["source"]: p for p in nightly(data_dir=str(data), out=str(out), sources="live", plan_only=True)["plan"]}
     assert "USPTO_ODP_API_KEY is not set" in plan["uspto_bulk"]["stopped"]
     assert "EPO_OPS_KEY is not set" in plan["ops"]["stopped"] and plan["lens"]["items"] == 1
-    result = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)
+    state = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7, return_state=True)
+    result = state.result()
+    assert state.is_completed() and state.name == "Deferred", "a stopped source is not a plain COMPLETED night"
+    assert any(line.startswith("source uspto_bulk: stopped (") for line in result["summary"])
     assert result["uspto"] is None and "USPTO_ODP_API_KEY" in result["deferred"]["source:uspto_bulk"]
     assert result["patentcr"] is None and "EPO_OPS_KEY" in result["deferred"]["patentcr"]
     assert result["lens"]["files"] == 1, "the other sources go on"

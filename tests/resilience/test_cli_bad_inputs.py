@@ -94,3 +94,65 @@ def test_pf_ingest_uspto_reports_unsafe_and_truncated_weekly_files(tmp_path: Pat
     assert len(errors) == 1 and "2 of" in errors[0] and weeks[0].name in errors[0], ran.stderr
     assert Warehouse(Storage(tmp_path / "data" / "warehouse")).frame("publications").height > 0
     assert not Path("/tmp/pf-evil.xml").exists()
+
+
+# --- bad options and environments (issue 32): one error line, the right hint, a non-zero exit ---------------
+SAMPLE_WORLD = Path(__file__).resolve().parents[2] / "data" / "sample"
+NO_S3_CREDS = {"AWS_ACCESS_KEY_ID": None, "AWS_SECRET_ACCESS_KEY": None, "AWS_SESSION_TOKEN": None,
+               "AWS_PROFILE": None, "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent", "AWS_CONFIG_FILE": "/nonexistent",
+               "AWS_EC2_METADATA_DISABLED": "true", "PF_S3_ENDPOINT_URL": None, "AWS_ENDPOINT_URL": None}
+BAD_OPTIONS = {  # name: (args, words the error line must carry, words the hint must carry)
+    "ptab month 13": (["ingest", "ptab", "--from", "2024-13-01", "--data-dir", "{tmp}/d"], ["--from", "2024-13-01"],
+                      ["YYYY-MM-DD"]),
+    "ptab reversed": (["ingest", "ptab", "--from", "2024-03-01", "--to", "2024-01-01", "--data-dir", "{tmp}/d"],
+                      ["after", "--to"], ["swap"]),
+    "uspto reversed": (["ingest", "uspto", "--from", "2024-03-01", "--to", "2024-01-01", "--data-dir", "{tmp}/d"],
+                       ["after", "--to"], ["swap"]),
+    "port out of range": (["upstream", "serve", str(SAMPLE_WORLD), "--port", "99999"], ["99999"], ["1-65535"]),
+    "port in use": (["upstream", "serve", str(SAMPLE_WORLD), "--port", "{busy}"], ["already in use"], ["--port"]),
+    "unreachable upstream": (["ingest", "ptab", "--base-url", "http://127.0.0.1:{closed}", "--from", "2024-01-01",
+                              "--to", "2024-01-31", "--data-dir", "{tmp}/d"], ["failed after"], ["reachable"]),
+    "inspect s3 without credentials": (["inspect", "s3://pf-no-such-bucket/pub/patenteb"], ["credentials"],
+                                       ["AWS_ACCESS_KEY_ID"]),
+    "eval s3 without credentials": (["eval", "patenteb", "--root", "s3://pf-no-such-bucket/pub"], ["credentials"],
+                                    ["AWS_ACCESS_KEY_ID"]),
+    "unknown profile": (["run", "--profile", "huge", "--data-dir", "{tmp}/d", "--out", "{tmp}/p"], ["--profile"],
+                        ["sample"]),
+}
+
+
+def test_bad_options_and_environments_are_one_line_with_the_right_hint(tmp_path: Path):
+    import socket
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]  # bound then closed: nothing listens there
+    env = pf_env(tmp_path, creds=True, log_level="WARNING")
+    env.update({k: v for k, v in NO_S3_CREDS.items() if v is not None})
+    for k in [k for k, v in NO_S3_CREDS.items() if v is None]:
+        env.pop(k, None)
+    fill = {"tmp": str(tmp_path), "busy": str(busy.getsockname()[1]), "closed": str(closed)}
+    runs = {name: [a.format(**fill) for a in args] for name, (args, _, _) in BAD_OPTIONS.items()}
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            done = dict(zip(runs, pool.map(lambda a: _run(a, env, tmp_path), runs.values())))
+    finally:
+        busy.close()
+    for name, ran in done.items():
+        _, says, hints = BAD_OPTIONS[name]
+        both = ran.stdout + ran.stderr
+        lines = [ln.strip() for ln in ran.stderr.splitlines() if ln.strip()]
+        errors = [i for i, ln in enumerate(lines) if ln.startswith("error:")]
+        where = f"{name}: rc={ran.returncode}\n{both[-1500:]}"
+        assert ran.returncode == 2 and "Traceback" not in both, where
+        assert len(errors) == 1 and lines[errors[0] + 1].startswith("hint: "), where
+        assert all(w in lines[errors[0]] for w in says) and all(w in lines[errors[0] + 1] for w in hints), where
+    assert not (tmp_path / "d" / "warehouse").exists(), "a refused range fetched nothing"
+
+
+def test_inspect_help_renders(tmp_path: Path):
+    ran = _run(["inspect", "--help"], pf_env(tmp_path, creds=False, log_level="WARNING"), tmp_path)
+    assert ran.returncode == 0 and "ROOT/DATASET[/VERSION]" in ran.stdout and "Traceback" not in ran.stderr

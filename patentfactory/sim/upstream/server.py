@@ -132,12 +132,32 @@ class _Server(ThreadingHTTPServer):
         self.world, self.faults = world, faults
 
 
+def _bind(host: str, port: int, world: Path, faults: Faults) -> _Server:
+    """The listening socket, or one PFError line naming the port and what to do (no traceback)."""
+    import errno
+
+    from patentfactory.errors import PFError
+
+    if not 0 <= port <= 65535:
+        raise PFError(f"--port {port} is not a TCP port", "use 1-65535, or 0 for any free port")
+    try:
+        return _Server((host, port), world, faults)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise PFError(f"port {port} on {host} is already in use",
+                          "stop what listens there, or pass another --port (0 picks a free one)") from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise PFError(f"not allowed to listen on port {port}", "ports below 1024 need root: use --port 8765") from None
+        raise PFError(f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+                      "check --host (an address of this machine, e.g. 127.0.0.1 or 0.0.0.0)") from None
+
+
 class Replica:
     """Start/stop the replica in a background thread (tests, `pf run`) or serve forever (CLI)."""
 
     def __init__(self, world: str | Path, host: str = "127.0.0.1", port: int = 0, faults: str = "") -> None:
         _load_routes()
-        self.server = _Server((host, port), Path(world).resolve(), Faults(faults))
+        self.server = _bind(host, port, Path(world).resolve(), Faults(faults))
         self._thread: threading.Thread | None = None
 
     @property

@@ -37,8 +37,9 @@ def _free_port() -> int:
 
 @contextmanager
 def sparql_replica(files: Sequence[str | Path], store: str | Path | None = None,
-                   timeout: float = 300) -> Iterator[str]:
-    """Load `files` (N-Quads/TriG/Turtle) into a fresh store, serve it on loopback, yield the query URL."""
+                   timeout: float = 300, port: int = 0) -> Iterator[str]:
+    """Load `files` (N-Quads/TriG/Turtle) into a fresh store, serve it on loopback (`port`, 0: a free one),
+    yield the query URL."""
     exe = oxigraph_binary()
     tmp = None if store is not None else tempfile.TemporaryDirectory(prefix="pf-oxigraph-")
     location = Path(store) if store is not None else Path(tmp.name)  # type: ignore[union-attr]
@@ -50,7 +51,7 @@ def sparql_replica(files: Sequence[str | Path], store: str | Path | None = None,
         if loaded.returncode:
             raise PFError(f"oxigraph could not load {', '.join(map(str, files))}: {loaded.stderr.strip()[-300:]}",
                           "check that the files are valid RDF (N-Quads, TriG or Turtle)")
-        port = _free_port()
+        port = port or _free_port()
         proc = subprocess.Popen([exe, "serve", "--location", str(location), "--bind", f"127.0.0.1:{port}",
                                  "--union-default-graph"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
