@@ -4,16 +4,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pyarrow.parquet as pq
 import typer
-
-from sources.records import ParseResult
 
 from patentfactory.cli.main import friendly, ingest_app, out, parse_app
 from patentfactory.errors import PFError
-from patentfactory.store.parquet_io import parquet_bytes
+
+if TYPE_CHECKING:  # pyarrow, the parsers and polars load only in the commands that use them (start-up)
+    from sources.records import ParseResult
 
 
 def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
@@ -50,6 +49,10 @@ def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
 
 def write_tables(result: ParseResult, out_path: Path, primary: str) -> dict[str, int]:
     """The primary table to OUT.parquet, every other table to OUT.<table>.parquet."""
+    import pyarrow.parquet as pq
+
+    from patentfactory.store.parquet_io import parquet_bytes
+
     tables = result.to_arrow()
     out_path.parent.mkdir(parents=True, exist_ok=True)
     counts = {}
@@ -85,6 +88,8 @@ def check_file(path: Path, hint: str) -> None:
 def read_source_file(source: str, fn: Callable[[Path], list[ParseResult]], path: Path) -> ParseResult:
     """One file through its parser; a file that cannot be read at all (unsafe or truncated archive, I/O error,
     wrong format: only rejects) becomes one PFError naming it. Partly bad files keep their rejects."""
+    from sources.records import ParseResult
+
     check_file(path, f"pass {FORMATS[source]}")
     merged = ParseResult()
     try:
@@ -104,6 +109,7 @@ def last_per_key(result: ParseResult) -> ParseResult:
     """One row per table key, the last file's winning (as in the warehouse): several files may report the same
     record, e.g. an OPS biblio and a family response both give a publication's DOCDB family."""
     from schemas import table_spec
+    from sources.records import ParseResult
 
     out = ParseResult(rejects=list(result.rejects))
     for table, rows in result.rows.items():
@@ -117,6 +123,8 @@ def _parse_command(source: str) -> None:
     @friendly
     def cmd(files: Annotated[list[Path], typer.Argument(help="recorded upstream files")],
             out_path: Annotated[Path, typer.Option("--out", help="OUT.parquet")]) -> None:
+        from sources.records import ParseResult
+
         primary, fn = _parsers()[source]
         if out_path.suffix != ".parquet":
             raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/pubs.parquet")

@@ -15,8 +15,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from schemas import SchemaError
-
 from patentfactory.errors import PFError
 
 # Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads.
@@ -47,6 +45,7 @@ def friendly(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from patentfactory import progress
+        from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
         quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
         try:

@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from patentfactory.cli.main import build_app, friendly, ingest_app, out
-from patentfactory.store.storage import Storage
 
 
 def _day(value: str) -> date:
@@ -24,6 +23,8 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
     from patentfactory.stages.build_pilot import ingest_ptab
     from patentfactory.stages.ingest_files import default_settings
+
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     Storage(data_dir).check_writable()
     stats = ingest_ptab(data_dir, base_url, _day(start), _day(end), default_settings().odp_api_key())
@@ -41,6 +42,8 @@ def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path
                     allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False
                     ) -> None:
     """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
+
     Storage(out_root).check_writable()
     from patentfactory.stages.build_pilot import build_and_publish_pilot
 
