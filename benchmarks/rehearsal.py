@@ -140,7 +140,7 @@ def rehearse(args: argparse.Namespace) -> tuple[int, float, float]:
                    # Postgres-backed server (docker-compose.yml). Give SQLite the patience a loaded box needs.
                    "PREFECT_SERVER_DATABASE_TIMEOUT": "60", "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
                    "PREFECT_CLIENT_MAX_RETRIES": "10",
-                   "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180"}  # its start-up, on a loaded box
+                   "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180", "PREFECT_API_REQUEST_TIMEOUT": "300"}
             data, out = root / runner / "data", root / runner / "published"
             r = night(env, data, out, args.profile or ("sample" if args.scale < 5000 else "full"), root / f"{runner}.log")
             rows = warehouse_rows(data)
