@@ -4,7 +4,7 @@ A rerun asks `needs_parse` and skips what is done; a parser-version change re-pa
 affects. Stored as a compacted base (`ledger.parquet`) plus a log of small appended parts: each save
 writes only the rows changed since the last one (`log/<time>-<id>.jsonl`), so a save costs the same at
 2,250 rows as at 20, and writers in several processes (parse tasks, Dask workers) never overwrite one
-another. Every `COMPACT_AFTER` log parts the writer folds the log into the base. Inside `batch()` a save
+another. Every `COMPACT_AFTER` (128) log parts the writer folds the log into the base. Inside `batch()` a save
 happens every N changes or T seconds; a kill inside a batch loses at most those rows: their items are
 simply fetched again (warehouse parts are named by item, so nothing is duplicated).
 """
@@ -27,7 +27,7 @@ from .storage import Storage
 
 LEDGER_FILE = "ingest_ledger/ledger.parquet"
 LOG_DIR = "ingest_ledger/log"
-COMPACT_AFTER = 256  # log parts; a compaction rewrites the base once per this many saves
+COMPACT_AFTER = 128  # log parts; a compaction rewrites the base once per this many saves
 
 
 def _now(at: datetime | None = None) -> str:
@@ -39,17 +39,19 @@ def read_state(storage: Storage) -> tuple[dict[tuple[str, str], dict], list[str]
 
     The log is listed before the base is read: a compaction by another writer in between has folded
     the parts listed into the base, and a part it deleted meanwhile is skipped."""
+    storage.fs.invalidate_cache(storage.path(LOG_DIR))  # S3: other processes' parts, not a cached listing
     names = [n for n in storage.ls(LOG_DIR) if n.endswith(".jsonl")]
     rows: dict[tuple[str, str], dict] = {}
     if storage.exists(LEDGER_FILE):
         for row in read_parquet_bytes(storage.read_bytes(LEDGER_FILE)).to_pylist():
             rows[(row["source"], row["item"])] = row
-    for name in names:
-        try:
-            text = storage.read_text(f"{LOG_DIR}/{name}")
-        except FileNotFoundError:
+    strip = storage.fs._strip_protocol
+    paths = [strip(storage.path(f"{LOG_DIR}/{name}")) for name in names]
+    got = {strip(k): v for k, v in (storage.fs.cat(paths, on_error="omit") if paths else {}).items()}  # S3: concurrent GETs
+    for path in paths:
+        if path not in got:
             continue
-        for line in text.splitlines():
+        for line in got[path].decode("utf-8").splitlines():
             if line.strip():
                 row = json.loads(line)
                 rows[(row["source"], row["item"])] = row

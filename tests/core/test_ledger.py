@@ -103,3 +103,21 @@ def _rejects():
     from schemas import REJECTS
     return REJECTS.from_pylist([{"source": "uspto_bulk", "source_file": "ipg05.zip", "locator": "doc 1",
                                  "error_class": "xml", "message": "bad"}])
+
+
+def test_ledger_and_item_index_on_s3(s3_env):
+    """The same on object storage (moto over HTTP): appended parts read back, folded, an item replaced."""
+    from patentfactory.store.storage import s3_storage_options
+
+    st = Storage("s3://bench/wh", s3_storage_options())
+    a, b = Ledger(st), Ledger(st)
+    a.record_parse("uspto_bulk", "ipg01.zip", "uspto-1", 5, 0)
+    b.record_parse("uspto_bulk", "ipg02.zip", "uspto-1", 7, 0)
+    assert {r["item"]: r["n_records"] for r in Ledger(st).items()} == {"ipg01.zip": 5, "ipg02.zip": 7}
+    b.compact()
+    assert st.ls(LOG_DIR) == [] and len(Ledger(st).items()) == 2
+    wh = Warehouse(st)
+    wh.write_item_parts("ipg01.zip", "00000", {"publications": _pubs(["US-1-B2"])})
+    wh.write_item_parts("ipg02.zip", "00000", {"publications": _pubs(["US-2-B2"])})
+    wh.drop_item("ipg01.zip")
+    assert Warehouse(st).frame("publications")["pub_id"].to_list() == ["US-2-B2"]
