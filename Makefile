@@ -45,6 +45,9 @@ bench: install
 	$(BIN)/python benchmarks/build_patenteb.py --scale 10000
 	$(BIN)/python benchmarks/scale.py
 	$(BIN)/python benchmarks/dask_scaleout.py
+	$(BIN)/python benchmarks/ingest_scaling.py
+	$(BIN)/python benchmarks/realistic_costs.py
+	$(BIN)/python benchmarks/capacity_slopes.py
 
 deploy: install  # registers every deployment in prefect.yaml against $$PREFECT_API_URL
 	@test -n "$$PREFECT_API_URL" || { echo "set PREFECT_API_URL (e.g. http://127.0.0.1:4200/api)"; exit 2; }

@@ -10,6 +10,11 @@ peak RSS of the largest process, warehouse rows and the night's one line per dat
 Peak RSS is the largest process so far (the second runner's figure includes the first's).
 Usage: python benchmarks/rehearsal.py --scale 3000 [--runners thread,dask] [--workers 2] [--profile full]
 Last line: `rehearsal_us_publications_per_hour: <publications per wall hour, slowest runner> per_hour`.
+
+`--scales 1000,4000` (at least 4x apart): the night on the first runner at each size, then the slope between
+them: the night's marginal CPU per US publication and its fixed cost (an average over one small world mixes
+the fixed cost in: model load, servers, interpreter start-up). Last line then:
+`rehearsal_marginal_cpu_ms_per_us_publication: <slope> ms`.
 """
 from __future__ import annotations
 
@@ -83,7 +88,29 @@ def main() -> None:
                                                    "picks by scale, full from 5000)")
     ap.add_argument("--keep", type=Path, help="work folder to keep (default: a temporary one, removed at the end "
                                                "unless a night failed)")
+    ap.add_argument("--scales", default="", help="two sizes, e.g. 1000,4000: the slope between them")
     args = ap.parse_args()
+    if args.scales:
+        return slopes(args, [int(s) for s in args.scales.split(",")])
+    rehearse(args)
+
+
+def slopes(args: argparse.Namespace, scales: list[int]) -> None:
+    points = []
+    for scale in scales:
+        args.scale, args.runners = scale, args.runners.split(",")[0]
+        points.append(rehearse(args))
+    (us0, cpu0, wall0), (us1, cpu1, wall1) = points[0], points[-1]
+    slope = (cpu1 - cpu0) / (us1 - us0)
+    print(f"night on {args.runners}: {us0:,} -> {us1:,} US publications ({us1 / us0:.1f}x); CPU {cpu0:.0f} -> {cpu1:.0f} s "
+          f"({cpu1 / cpu0:.2f}x), wall {wall0:.0f} -> {wall1:.0f} s")
+    print(f"marginal {slope * 1e3:.1f} CPU-ms per US publication, fixed {cpu0 - slope * us0:.0f} CPU-s per night; "
+          f"average at the small size {cpu0 / us0 * 1e3:.1f} ms (the fixed cost mixed in)")
+    print(f"rehearsal_marginal_cpu_ms_per_us_publication: {slope * 1e3:.1f} ms")
+
+
+def rehearse(args: argparse.Namespace) -> tuple[int, float, float]:
+    """The nights of `args.runners` on one world: (US publications, CPU s, wall s) of the last runner."""
     from patentfactory.sim.upstream.process import served
     from patentfactory.sim.upstream.sparql import sparql_replica
 
@@ -112,7 +139,8 @@ def main() -> None:
                    # its writes queue up on a busy machine (PrefectHQ/prefect#8935); production runs against a
                    # Postgres-backed server (docker-compose.yml). Give SQLite the patience a loaded box needs.
                    "PREFECT_SERVER_DATABASE_TIMEOUT": "60", "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
-                   "PREFECT_CLIENT_MAX_RETRIES": "10"}
+                   "PREFECT_CLIENT_MAX_RETRIES": "10",
+                   "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180", "PREFECT_API_REQUEST_TIMEOUT": "300"}
             data, out = root / runner / "data", root / runner / "published"
             r = night(env, data, out, args.profile or ("sample" if args.scale < 5000 else "full"), root / f"{runner}.log")
             rows = warehouse_rows(data)
@@ -122,11 +150,14 @@ def main() -> None:
                 print(f"  {line}")
             rates.append(us / r["wall_s"] * 3600)
             failed = failed or r["rc"] != 0
+            point = (us, r["cpu_s"], r["wall_s"])
     if args.keep or failed:  # a failed night's log is where its reason is
         print(f"work folder: {root}")
     else:
         shutil.rmtree(root, ignore_errors=True)
-    print(f"rehearsal_us_publications_per_hour: {min(rates):.0f} per_hour")
+    if not args.scales:
+        print(f"rehearsal_us_publications_per_hour: {min(rates):.0f} per_hour")
+    return point
 
 
 if __name__ == "__main__":

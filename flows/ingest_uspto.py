@@ -3,9 +3,10 @@
 Fetching stays in the flow's thread, one weekly file after another (ODP asks for one request at a time; a
 file the ledger has parsed is not fetched again). Each fetched file is parsed by its own task submitted to
 the configured task runner (flows/runtime.py: threads, or Dask workers), so parsing fans out and overlaps
-the next download. Parse tasks write their own warehouse parts but keep their ledger changes in memory and
-return them; the flow alone writes the ledger, once all parses are in. A crash before that only means the
-next run re-parses those files, whose parts are replaced, never duplicated.
+the next download. Parse tasks write their own warehouse parts and their own ledger rows as each file is
+done (the ledger takes appended parts, so concurrent writers never overwrite one another): a killed ingest
+resumes where it stopped, and the next run neither downloads nor parses the finished files again. Once all
+parses are in, the flow folds the ledger's appended parts into its base.
 """
 from __future__ import annotations
 
@@ -28,16 +29,10 @@ from .runtime import ConfiguredTaskRunner
 SOURCE = "uspto_bulk"
 
 
-class StagedLedger(Ledger):
-    """The shared ledger as read at task start; this task's changes stay in memory (one writer: the flow)."""
-
-    def _write(self) -> None:
-        pass
-
-
 def _staged_stores(data_dir: str) -> Stores:
+    """A task's stores: its ledger rows are appended as each item is done (not held for the flow)."""
     root = Storage(data_dir)
-    return Stores(Warehouse(root.sub("warehouse")), StagedLedger(root.sub("warehouse")), RawCache(root.sub("raw")))
+    return Stores(Warehouse(root.sub("warehouse")), Ledger(root.sub("warehouse")), RawCache(root.sub("raw")))
 
 
 @task(name="list-uspto-weekly-files", retries=2, retry_delay_seconds=30)
@@ -54,7 +49,7 @@ def fetch_file_task(data_dir: str, base_url: str, bulk_file: dict, api_key: str 
 
 @task(name="parse-uspto-weekly-file", task_run_name="parse-{path}")
 def parse_file_task(data_dir: str, path: str) -> dict:
-    """Raw cache + warehouse parts of one weekly file; returns its stats and its (unsaved) ledger row."""
+    """Raw cache, warehouse parts and ledger row of one weekly file; returns its stats and its ledger row."""
     from sources.uspto_bulk import parse_file
 
     stores, stats = _staged_stores(data_dir), IngestStats(SOURCE)
@@ -66,14 +61,8 @@ def parse_file_task(data_dir: str, path: str) -> dict:
 
 @task(name="record-uspto-ledger")
 def record_ledger_task(data_dir: str, rows: list[dict]) -> int:
-    """Write the parse tasks' ledger rows into the shared ledger (the single writer)."""
-    ledger = Ledger(Storage(data_dir).sub("warehouse"))
-    with ledger.batch(every=2 * len(rows) + 1, seconds=float("inf")):  # one rewrite, not two per row
-        for row in rows:
-            ledger.record_fetch(row["source"], row["item"], row["sha256"], row["bytes"])
-            if row.get("parsed_at"):
-                ledger.record_parse(row["source"], row["item"], row["parser_version"], row["n_records"],
-                                    row["n_rejects"])
+    """The parse tasks recorded their rows as they went; fold the ledger's appended parts into its base."""
+    Ledger(Storage(data_dir).sub("warehouse")).compact()
     return len(rows)
 
 

@@ -1,21 +1,23 @@
 """`pf parse` and `pf ingest`: recorded files to Parquet, and upstreams into the warehouse."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pyarrow.parquet as pq
 import typer
-
-from sources.records import ParseResult
 
 from patentfactory.cli.main import date_range, friendly, ingest_app, out, parse_app
 from patentfactory.errors import PFError
-from patentfactory.store.parquet_io import parquet_bytes
+
+if TYPE_CHECKING:  # pyarrow, the parsers and polars load only in the commands that use them (start-up)
+    from sources.records import ParseResult
 
 
-def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
+PARSE_BATCH_BYTES = 4 << 20  # XML per `pf parse uspto` row group: its memory stays flat in the file's size
+
+
+def _parsers() -> dict[str, tuple[str, Callable[[Path], Iterable[ParseResult]]]]:
     """source -> (primary table, parse function for one file)."""
     def lens(p: Path) -> list[ParseResult]:
         from sources.lens import parse_lens_csv, parse_lens_jsonl
@@ -33,10 +35,10 @@ def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
 
         return [parse_ptab_file(p)]
 
-    def uspto(p: Path) -> list[ParseResult]:
+    def uspto(p: Path) -> Iterable[ParseResult]:
         from sources.uspto_bulk import parse_file
 
-        return list(parse_file(p))
+        return parse_file(p, batch_bytes=PARSE_BATCH_BYTES)  # one row group per batch, written as it comes
 
     def sparql(p: Path) -> list[ParseResult]:
         from sources.semopenalex import parse_sparql_results
@@ -45,22 +47,6 @@ def _parsers() -> dict[str, tuple[str, Callable[[Path], list[ParseResult]]]]:
 
     return {"lens": ("publications", lens), "ops": ("publications", ops), "ptab": ("ptab_decisions", ptab),
             "uspto": ("publications", uspto), "sparql": ("papers", sparql)}
-
-
-def write_tables(result: ParseResult, out_path: Path, primary: str) -> dict[str, int]:
-    """The primary table to OUT.parquet, every other table to OUT.<table>.parquet."""
-    tables = result.to_arrow()
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    counts = {}
-    for name, table in sorted(tables.items()):
-        target = out_path if name == primary else out_path.with_name(f"{out_path.stem}.{name}.parquet")
-        target.write_bytes(parquet_bytes(table).data)
-        counts[name] = table.num_rows
-    if primary not in tables:
-        from schemas import table_spec
-        pq.write_table(table_spec(primary).empty(), out_path)
-        counts[primary] = 0
-    return counts
 
 
 @parse_app.callback(invoke_without_command=True)
@@ -81,34 +67,23 @@ def check_file(path: Path, hint: str) -> None:
         raise PFError(f"not a file: {path}", hint)
 
 
-def read_source_file(source: str, fn: Callable[[Path], list[ParseResult]], path: Path) -> ParseResult:
-    """One file through its parser; a file that cannot be read at all (unsafe or truncated archive, I/O error,
-    wrong format: only rejects) becomes one PFError naming it. Partly bad files keep their rejects."""
+def iter_source_file(source: str, fn: Callable[[Path], Iterable[ParseResult]], path: Path) -> Iterator[ParseResult]:
+    """One file through its parser, batch by batch; a file that cannot be read at all (unsafe or truncated
+    archive, I/O error, wrong format: only rejects) becomes one PFError naming it. Partly bad files keep their
+    rejects."""
     check_file(path, f"pass {FORMATS[source]}")
-    merged = ParseResult()
+    rows, n_rejects, first = 0, 0, None
     try:
         for res in fn(path):
-            merged.extend(res)
+            rows += sum(len(v) for v in res.rows.values())
+            n_rejects += len(res.rejects)
+            first = first or (res.rejects[0] if res.rejects else None)
+            yield res
     except Exception as exc:  # noqa: BLE001 - whatever a parser raises on a bad file is reported on one line
         raise PFError(f"cannot read {path}: {exc}", f"pass {FORMATS[source]}; PF_DEBUG=1 shows the traceback") from exc
-    rows = sum(len(v) for v in merged.rows.values())
-    if rows == 0 and merged.rejects:
-        first = merged.rejects[0]
-        raise PFError(f"nothing readable in {path}: {len(merged.rejects)} reject(s), first: {first['message']}",
+    if rows == 0 and first:
+        raise PFError(f"nothing readable in {path}: {n_rejects} reject(s), first: {first['message']}",
                       f"is it {FORMATS[source]}? `pf parse {source}` reads only that")
-    return merged
-
-
-def last_per_key(result: ParseResult) -> ParseResult:
-    """One row per table key, the last file's winning (as in the warehouse): several files may report the same
-    record, e.g. an OPS biblio and a family response both give a publication's DOCDB family."""
-    from schemas import table_spec
-
-    out = ParseResult(rejects=list(result.rejects))
-    for table, rows in result.rows.items():
-        key = table_spec(table).key
-        out.rows[table] = list({tuple(r.get(k) for k in key): r for r in rows}.values()) if key else list(rows)
-    return out
 
 
 def _parse_command(source: str) -> None:
@@ -116,13 +91,12 @@ def _parse_command(source: str) -> None:
     @friendly
     def cmd(files: Annotated[list[Path], typer.Argument(help="recorded upstream files")],
             out_path: Annotated[Path, typer.Option("--out", help="OUT.parquet")]) -> None:
+        from patentfactory.store.parse_writer import write_parsed
+
         primary, fn = _parsers()[source]
         if out_path.suffix != ".parquet":
             raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/pubs.parquet")
-        merged = ParseResult()
-        for f in files:
-            merged.extend(read_source_file(source, fn, f))
-        counts = write_tables(last_per_key(merged), out_path, primary)
+        counts = write_parsed((res for f in files for res in iter_source_file(source, fn, f)), out_path, primary)
         out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}", soft_wrap=True)
 
 

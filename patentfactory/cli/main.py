@@ -9,16 +9,17 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from schemas import SchemaError
-
 from patentfactory.cli.orchestrator import orchestrator_error, set_startup_budget
 from patentfactory.errors import PFError
+
+if TYPE_CHECKING:
+    from datetime import date
 
 # Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads, and a
 # start-up budget for its temporary API server that fits a busy machine.
@@ -50,6 +51,7 @@ def friendly(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from patentfactory import progress
+        from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
         quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
         try:
@@ -90,10 +92,10 @@ def settings_roots(kwargs: dict) -> None:
         return
     from patentfactory.config import Settings
 
-    data, published = Settings.load().roots(None if "data_dir" in unset else str(kwargs.get("data_dir") or "") or None,
+    data_root, published = Settings.load().roots(None if "data_dir" in unset else str(kwargs.get("data_dir") or "") or None,
                                             None if "out_root" in unset else kwargs.get("out_root"))
     if "data_dir" in unset:
-        kwargs["data_dir"] = Path(data)
+        kwargs["data_dir"] = Path(data_root)
     if "out_root" in unset:
         kwargs["out_root"] = published
 

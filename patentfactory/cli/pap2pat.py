@@ -9,7 +9,6 @@ import typer
 
 from patentfactory.cli.main import build_app, friendly, ingest_app, out
 from patentfactory.errors import PFError
-from patentfactory.store.storage import Storage
 
 
 def _params(app_from: str, app_to: str, seed: int):
@@ -55,6 +54,8 @@ def build_pap2pat_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
                       outliner: Annotated[str | None, typer.Option(help="outline bullets: offline | llm (default: llm when PF_LLM__BASE_URL is set)")] = None) -> None:
     """Match patents to papers from the warehouse and publish a verified Pap2Pat version."""
     from patentfactory.stages.build_pap2pat import publish_pap2pat
+
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     Storage(out_root).check_writable()
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,

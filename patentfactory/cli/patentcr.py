@@ -9,7 +9,6 @@ import typer
 
 from patentfactory.cli.main import build_app, friendly, out
 from patentfactory.errors import PFError
-from patentfactory.store.storage import Storage
 
 
 def _months(text: str) -> tuple[int, ...]:
@@ -41,6 +40,8 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
         lo, hi = date.fromisoformat(start), date.fromisoformat(end)
     except ValueError:
         raise PFError(f"bad date range {start!r}..{end!r}", "use YYYY-MM-DD") from None
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
+
     Storage(out_root).check_writable()
     params = PatentCRParams(start=lo, end=hi, test_months=_months(test_months),
                             **({"cql_template": cql} if cql else {}))
@@ -63,6 +64,8 @@ def build_ipbench_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Pa
                       allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build the automatically buildable IPBench tasks from the warehouse and publish a verified version."""
     from patentfactory.stages.build_ipbench import build_and_publish_ipbench
+
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     Storage(out_root).check_writable()
     pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)

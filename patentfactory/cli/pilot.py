@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from patentfactory.cli.main import build_app, date_range, friendly, ingest_app, out
-from patentfactory.store.storage import Storage
 
 
 @ingest_app.command("ptab")
@@ -20,6 +19,8 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
     from patentfactory.stages.build_pilot import ingest_ptab
     from patentfactory.stages.ingest_files import default_settings
+
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     lo, hi = date_range(start, end)
     Storage(data_dir).check_writable()
@@ -40,6 +41,8 @@ def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path
                     splitter: Annotated[str | None, typer.Option(help="opinion split: rules | llm (default: llm when PF_LLM__BASE_URL is set)")] = None
                     ) -> None:
     """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
+
     Storage(out_root).check_writable()
     from patentfactory.stages.build_pilot import build_and_publish_pilot
 

@@ -11,7 +11,6 @@ import typer
 
 from patentfactory.cli.main import app, build_app, friendly, one_line, out, parse_scale
 from patentfactory.errors import PFError
-from patentfactory.store.storage import Storage
 
 
 
@@ -57,6 +56,8 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
             Faults(faults)
         except FaultSpecError as exc:
             raise PFError(f"--faults: {exc}", "rules look like KIND[@PATH]=RATE or KIND[@PATH]*N, plus seed=S") from None
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
+
     Storage(out_root).check_writable()
     Storage(data_dir).check_writable()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -113,6 +114,8 @@ def build_patenteb_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
     """Build PatenTEB (15 tasks) from the warehouse and publish a verified version."""
     if profile not in ("sample", "full"):
         raise PFError(f"unknown profile {profile!r}", "use sample or full")
+    from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
+
     Storage(out_root).check_writable()
     from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 

@@ -19,7 +19,7 @@ from patentfactory import progress as bars
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
 from patentfactory.store.storage import Storage
-from patentfactory.store.warehouse import Warehouse, part_name
+from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.memory import within_budget
 
 log = logging.getLogger(__name__)
@@ -51,11 +51,6 @@ class Stores:
     @classmethod
     def at(cls, warehouse: Storage, raw: Storage) -> "Stores":
         return cls(Warehouse(warehouse), Ledger(warehouse), RawCache(raw))
-
-
-def _drop_item_parts(wh: Warehouse, item: str) -> None:
-    for rel in wh.storage.glob(f"*/{part_name(item)}.*.parquet"):
-        wh.storage.rm(rel)
 
 
 def bar_label(source: str) -> str:
@@ -90,12 +85,13 @@ def _ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser
             stats.unreadable.append(f"{item}: {done['n_rejects']} reject(s), no record (ingested before)")
         log.info("%s: %s already parsed (sha256 %s…), skipped", source, item, raw.sha256[:12])
         return
-    _drop_item_parts(stores.warehouse, item)
+    stores.warehouse.drop_item(item)
     n_rec = n_rej = n_rows = 0
     try:
         for i, result in enumerate(parse(path)):
-            for table, arrow in result.to_arrow().items():
-                stores.warehouse.write_part(table, f"{part_name(item)}.{i:05d}", arrow)
+            tables = result.to_arrow()
+            stores.warehouse.write_item_parts(item, f"{i:05d}", tables)
+            for table, arrow in tables.items():
                 if table == "rejects":
                     n_rej += arrow.num_rows
                 else:
@@ -119,7 +115,7 @@ def _record_failure(stores: Stores, source: str, item: str, exc: Exception, stat
     log.warning("%s: %s failed: %s", source, item, exc)
     bad = ParseResult()
     bad.reject(source, item, "file", exc)
-    stores.warehouse.write_part("rejects", f"{part_name(item)}.failed", REJECTS.from_pylist(bad.rejects))
+    stores.warehouse.write_item_parts(item, "failed", {"rejects": REJECTS.from_pylist(bad.rejects)})
     stats.rejects += n_rej + 1
 
 

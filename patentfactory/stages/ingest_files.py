@@ -50,11 +50,12 @@ def fetch_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_k
     return fetch_bulk_file(odp_client(base_url, api_key), bf, Path(data_dir) / "downloads" / "uspto")
 
 
-def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_key: str | None = None) -> dict:
+def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_key: str | None = None,
+                      stores: Stores | None = None) -> dict:
     """One weekly file: skip when the ledger has it parsed (same size, same parser), else fetch + parse."""
     from sources.uspto_bulk import parse_file
 
-    stores, stats = stores_for(data_dir), IngestStats("uspto_bulk")
+    stores, stats = stores or stores_for(data_dir), IngestStats("uspto_bulk")
     path = fetch_uspto_file(data_dir, base_url, bulk_file, api_key, stores.ledger)
     if path is None:
         stats.files, stats.skipped = 1, 1
@@ -82,11 +83,12 @@ def ingest_uspto(data_dir: str | Path, base_url: str, start: date, end: date, ap
                  progress: Callable[[str], None] | None = None) -> dict:
     """List weekly files on the ODP bulk API, download what is missing, parse what is new."""
     parts, files = [], list_uspto(base_url, start, end, api_key, products)
+    stores = stores_for(data_dir)  # one ledger read for the run, not one per file
     bars.expect(bar_label("uspto_bulk"), len(files))
     for f in files:
         if progress:
             progress(f["name"])
-        parts.append(ingest_uspto_file(data_dir, base_url, f, api_key))
+        parts.append(ingest_uspto_file(data_dir, base_url, f, api_key, stores))
     return merge_stats("uspto_bulk", parts)
 
 

@@ -2,9 +2,16 @@
 
 A part is named after the upstream item it came from, so re-ingesting an item replaces its part
 instead of appending duplicates (idempotent loads). Readers see the union of parts.
+
+An item ingested in batches (a weekly file: ~50 parts over several tables) has an index,
+`_items/<item>.json`, naming its parts; it is written before the parts, so it always names every part on
+disk. Replacing an item reads that one file and deletes what it names: the cost does not grow with the
+warehouse (listing every part of every table did, ~17 µs a part, for every weekly file). A warehouse
+written before the index existed is indexed once, from one listing, on its first replacement.
 """
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import BinaryIO
@@ -21,6 +28,9 @@ from .storage import Storage
 
 log = logging.getLogger(__name__)
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+INDEX_DIR = "_items"
+_INDEXED = f"{INDEX_DIR}/LAYOUT"  # present once every item's parts are in its index
+_ITEM_PART = re.compile(r"^[^/]+/(?P<item>.+)\.(?:\d{5}|failed)\.parquet$")
 
 
 class CorruptTableError(PFError):
@@ -35,6 +45,52 @@ def part_name(item: str) -> str:
 class Warehouse:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self._indexed = False
+        self._item_index: dict[str, list[str]] = {}  # items written through this object: their parts
+
+    def item_parts(self, item: str) -> list[str]:
+        """The parts an item's batches wrote (relative paths), from its index."""
+        self._ensure_indexed()
+        rel = f"{INDEX_DIR}/{part_name(item)}.json"
+        return json.loads(self.storage.read_text(rel)) if self.storage.exists(rel) else []
+
+    def drop_item(self, item: str) -> None:
+        """Delete every part of `item` (before it is ingested again), touching only that item."""
+        for rel in self.item_parts(item):
+            self.storage.rm(rel)
+        self.storage.rm(f"{INDEX_DIR}/{part_name(item)}.json")
+        self._item_index[item] = []
+
+    def write_item_parts(self, item: str, batch: str, tables: dict[str, pa.Table]) -> list[str]:
+        """Write (replace) batch `batch` of `item`: one part per table, named `<item>.<batch>`; the item's
+        index names them before they exist."""
+        rels = [f"{table}/{part_name(item)}.{batch}.parquet" for table in tables]
+        if item not in self._item_index:
+            self._item_index[item] = self.item_parts(item)
+        known = self._item_index[item]
+        new = [r for r in rels if r not in known]
+        if new:
+            known.extend(new)
+            self.storage.write_text(f"{INDEX_DIR}/{part_name(item)}.json", json.dumps(sorted(known)))
+        for table, data in tables.items():
+            self.write_part(table, f"{part_name(item)}.{batch}", data)
+        return rels
+
+    def _ensure_indexed(self) -> None:
+        """Index a warehouse written before item indexes existed (one listing, once per warehouse)."""
+        if self._indexed or self.storage.exists(_INDEXED):
+            self._indexed = True
+            return
+        by_item: dict[str, list[str]] = {}
+        for rel in self.storage.glob("*/*.parquet"):
+            m = _ITEM_PART.match(rel)
+            if m and not rel.startswith(("ingest_ledger/", f"{INDEX_DIR}/")):
+                by_item.setdefault(m["item"], []).append(rel)
+        for name, rels in by_item.items():
+            if not self.storage.exists(f"{INDEX_DIR}/{name}.json"):
+                self.storage.write_text(f"{INDEX_DIR}/{name}.json", json.dumps(sorted(rels)))
+        self.storage.write_text(_INDEXED, "item-index-1\n")
+        self._indexed = True
 
     def write_part(self, table: str, item: str, data: pa.Table) -> str:
         """Validate against the table contract and write (replace) the item's part."""

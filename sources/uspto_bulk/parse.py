@@ -162,22 +162,25 @@ def _duplicate(result: ParseResult, seen: dict[str, str], source_file: str, loca
 
 
 def parse_file(path: str | Path, batch_docs: int = BATCH_DOCS,
-               limits: Limits = DEFAULT_LIMITS) -> Iterator[ParseResult]:
+               limits: Limits = DEFAULT_LIMITS, batch_bytes: int | None = None) -> Iterator[ParseResult]:
     """A weekly file -> ParseResults of at most `batch_docs` documents each (memory stays flat).
 
+    With `batch_bytes` a batch also ends once its documents reach that many bytes of XML: memory is then
+    bounded below a batch of `batch_docs` too (`pf parse` writes a row group per batch; the warehouse keeps
+    `batch_docs` per part, so a weekly file stays a few dozen parts).
     A file without any document yields one reject, never an empty result.
     """
     path = Path(path)
-    batch, in_batch, total, seen = ParseResult(), 0, 0, {}
+    batch, in_batch, in_bytes, total, seen = ParseResult(), 0, 0, 0, {}
     formulas: list[str] = []  # this file's pending MathML: one pandoc call per yielded batch
     for index, offset, data in iter_documents(path, limits):
         one = parse_document(data, path.name, index, offset, formulas)
         batch.extend(_duplicate(one, seen, path.name, f"doc={index}@{offset}", data))
-        in_batch, total = in_batch + 1, total + 1
-        if in_batch >= batch_docs:
+        in_batch, in_bytes, total = in_batch + 1, in_bytes + len(data), total + 1
+        if in_batch >= batch_docs or (batch_bytes is not None and in_bytes >= batch_bytes):
             _put_latex(batch, formulas)
             yield batch
-            batch, in_batch = ParseResult(), 0
+            batch, in_batch, in_bytes = ParseResult(), 0, 0
     if total == 0:
         batch.reject(SOURCE, path.name, "file", "no documents found in file")
     if in_batch or total == 0:

@@ -61,7 +61,7 @@ def _duplicate_keys(warehouse) -> dict[str, int]:
     from schemas import table_spec
 
     out = {}
-    for folder in sorted(p for p in warehouse.iterdir() if p.is_dir() and p.name != "ingest_ledger"):
+    for folder in sorted(p for p in warehouse.iterdir() if p.is_dir() and p.name not in ("ingest_ledger", "_items")):
         parts = sorted(folder.glob("*.parquet"))
         key = list(table_spec(folder.name).key)
         if not parts or not key:

@@ -1,7 +1,6 @@
 """Hostile inputs: entity bombs, XXE, zip-slip, zip bombs, truncated archives, a bad document mid-file."""
 from __future__ import annotations
 
-import io
 import zipfile
 from pathlib import Path
 

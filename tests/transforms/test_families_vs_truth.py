@@ -5,7 +5,6 @@ family (precision) and every true same-family pair must be found (recall).
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import polars as pl
 import pytest
