@@ -173,8 +173,9 @@ SERVICE_MODULES = frozenset({
     "tests.transforms.test_negatives"})
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
+    """Markers before every other implementation runs (xdist's turns `xdist_group` into the node id's @group)."""
     for item in items:
         module = item.module.__name__ if item.module else ""
         if module.startswith(SERVICE_PACKAGES) or module in SERVICE_MODULES:
@@ -184,3 +185,20 @@ def pytest_collection_modifyitems(config, items):
         group = "baseline" if module in BASELINE_MODULES else module
         item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda it: 0 if it.get_closest_marker("slow") else 1)
+    result = yield
+    if config.getvalue("loadgroup"):  # an xdist worker under --dist loadgroup
+        _suffix_groups(items)
+    return result
+
+
+def _suffix_groups(items) -> None:
+    """`<nodeid>@<group>`, which xdist's loadgroup scheduler splits on. xdist 3.8 writes it to `item._nodeid`,
+    which pytest 9 no longer reads (the node id lives in `item._id`), so without this every test is its own
+    unit and a module's shared world is built on every worker."""
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
