@@ -28,7 +28,7 @@ def build_pilot(data_dir: str | None = None, out: str | None = None, seed: int =
                 allow_drop: bool = False, allow_drift: bool = False) -> dict:
     """`truth`: the generator's `truth/ptab_opinions.parquet` (offline worlds) for the splitter's agreement."""
     data_dir, out = Settings.load().roots(data_dir, out)
-    if (missing := missing_inputs(data_dir, "build-pilot", ("ptab_decisions", "publications"))) is not None:
+    if (missing := missing_inputs(data_dir, "build-pilot", ("ptab_decisions",))) is not None:
         return missing
     pub = build_pilot_task(data_dir, out, seed, truth, allow_drop, allow_drift)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

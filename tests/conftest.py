@@ -186,7 +186,7 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda it: 0 if it.get_closest_marker("slow") else 1)
     result = yield
-    if config.getvalue("loadgroup"):  # an xdist worker under --dist loadgroup
+    if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
         _suffix_groups(items)
     return result
 

@@ -44,7 +44,7 @@ from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
 from patentfactory.stages import llm_routes
-from patentfactory.stages.pap2pat_card import baseline_scores, card_sections
+from patentfactory.stages.pap2pat_card import REPLICA_NAME, baseline_scores, card_sections
 
 log = logging.getLogger(__name__)
 SOURCE = "semopenalex"
@@ -93,7 +93,7 @@ def _item(endpoint: str) -> str:
 def stable_endpoint(endpoint: str) -> str:
     """The endpoint as the card records it: the URL of a live service, a fixed name for the local replica (it
     listens on a new port every run, and the card must not change with it)."""
-    return "local SPARQL replica (oxigraph)" if service_name(endpoint) == "replica" else endpoint
+    return REPLICA_NAME if service_name(endpoint) == "replica" else endpoint
 
 
 def _in_order(fn: Callable[[T], R], items: list[T], concurrency: int) -> list[R | SparqlError]:

@@ -58,11 +58,12 @@ def test_no_empty_staging_folder_and_overrides_recorded(tmp_path: Path):
 
 def test_the_pap2pat_card_does_not_carry_the_sparql_replicas_random_port():
     """Two identical runs start the SPARQL replica on different free ports; their cards must be the same bytes."""
-    from patentfactory.stages.build_pap2pat import BuildStats, Pap2PatParams, _card_sections
+    from patentfactory.stages.build_pap2pat import BuildStats, Pap2PatParams
+    from patentfactory.stages.pap2pat_card import card_sections
 
     params, stats = Pap2PatParams(), BuildStats(applications=10, papers=20, pairs=3, splits={"train": 3})
-    one = _card_sections(params, stats, {"endpoint": "http://127.0.0.1:41234/query"})
-    two = _card_sections(params, stats, {"endpoint": "http://127.0.0.1:50321/query"})
-    assert one == two and "41234" not in one["Provenance"]
-    live = _card_sections(params, stats, {"endpoint": "https://semopenalex.org/sparql"})
+    one = card_sections(params, stats, {"endpoint": "http://127.0.0.1:41234/query"}, {})
+    two = card_sections(params, stats, {"endpoint": "http://127.0.0.1:50321/query"}, {})
+    assert one == two and "41234" not in one["Provenance"] and "41234" not in one["Build statistics"]
+    live = card_sections(params, stats, {"endpoint": "https://semopenalex.org/sparql"}, {})
     assert "semopenalex.org" in live["Provenance"]
