@@ -142,7 +142,10 @@ def new_lens_exports(location: str, ledger: Ledger, dest: Path) -> list[Path]:
             continue
         seen.add(digest)
         flat = PurePosixPath(f.rel.replace("/", "__"))
-        path = dest / f"lens_{f.stamp}_{flat.stem}.{digest[:12]}{flat.suffix}"  # ledger item: one per content
+        # ledger item, one per content; within one delivery a JSONL export (the API's, with language and
+        # families) sorts after the CSV of the same records, so its rows are the ones the warehouse keeps
+        rank = "1" if flat.suffix.lower() in (".jsonl", ".json") else "0"
+        path = dest / f"lens_{f.stamp}_{flat.stem}.{rank}{digest[:12]}{flat.suffix}"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         fresh.append(path)
