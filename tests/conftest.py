@@ -173,6 +173,21 @@ SERVICE_MODULES = frozenset({
     "tests.transforms.test_negatives"})
 
 
+# xdist's loadgroup hands out the groups with the most tests first, so a whole run alone in its group (one test)
+# would start last and the suite would end on it. The longest whole runs (measured, about 4-7 min each) therefore
+# share five lanes (one per worker, `make test`'s default) with large fast modules: each worker starts with a lane,
+# runs its whole run first (slow tests come first) and the lane's fast modules after it, while the other groups
+# are balanced as usual. A lane entry is a group (module, or `baseline`) or one test of a SPLIT_MODULES module.
+LANES = (("tests.flows.test_production_deployment_e2e", "tests.resilience.test_bad_inputs"),
+         ("baseline", "tests.transforms.test_patent_ids"),
+         ("tests.flows.test_operations_rehearsal", "tests.transforms.test_ptab_labels", "tests.transforms.test_segments"),
+         ("tests.flows.test_nightly_live::test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new",
+          "tests.sources.test_uspto_conformance", "tests.transforms.test_patenteb_tasks"),
+         ("tests.flows.test_nightly_live::test_ops_black_defers_patentcr_and_the_next_live_night_resumes",
+          "tests.sources.test_uspto_formats", "tests.evaluation.test_metrics"))
+LANE_OF = {group: f"lane{k}" for k, lane in enumerate(LANES) for group in lane}
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     """Markers before every other implementation runs (xdist's turns `xdist_group` into the node id's @group)."""
@@ -180,10 +195,15 @@ def pytest_collection_modifyitems(config, items):
         module = item.module.__name__ if item.module else ""
         if module.startswith(SERVICE_PACKAGES) or module in SERVICE_MODULES:
             item.add_marker(pytest.mark.services)
-        if item.get_closest_marker("xdist_group") or module in SPLIT_MODULES:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        if module in SPLIT_MODULES:
+            lane = LANE_OF.get(f"{module}::{getattr(item, 'originalname', item.name)}")
+            if lane:
+                item.add_marker(pytest.mark.xdist_group(lane))
             continue
         group = "baseline" if module in BASELINE_MODULES else module
-        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group(LANE_OF.get(group, group)))
     items.sort(key=lambda it: 0 if it.get_closest_marker("slow") else 1)
     result = yield
     if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
