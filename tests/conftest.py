@@ -1,4 +1,4 @@
-"""Shared fixtures: where the real samples live, one Prefect API server per test process, temp roots."""
+"""Shared fixtures: where the real samples live, one Prefect API server per test session, temp roots."""
 from __future__ import annotations
 
 import os
@@ -32,8 +32,8 @@ def real_samples() -> Path:
 
 # One Prefect API server per test session, started as a process before collection (Prefect reads PREFECT_API_URL
 # once, at import) by the first pytest process (the xdist controller, whose workers inherit its environment) and
-# shared by every in-process flow and every `pf` subprocess through the environment. Without it each flow-running test process started its own temporary
-# server and ran the database migrations again (20-60 s each on a loaded 2-core machine). Tests that are about the
+# shared by every in-process flow and every `pf` subprocess through the environment. Without it each flow-running
+# test process started its own temporary server and ran the database migrations again (20-60 s each on a loaded 2-core machine). Tests that are about the
 # temporary server (the whole-run baseline, tests/resilience/test_orchestrator_start.py) drop PREFECT_API_URL.
 _SERVER_ENV = {"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
                "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30", "PREFECT_UI_ENABLED": "false"}
