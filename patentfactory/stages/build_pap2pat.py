@@ -44,7 +44,7 @@ from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
 from patentfactory.stages import llm_routes
-from patentfactory.stages.pap2pat_card import REPLICA_NAME, baseline_scores, card_sections
+from patentfactory.stages.pap2pat_card import baseline_scores, card_sections, stable_endpoint
 
 log = logging.getLogger(__name__)
 SOURCE = "semopenalex"
@@ -88,12 +88,6 @@ def _item(endpoint: str) -> str:
     """One warehouse part per service: every ingest looks up all applications again (answers cached), so
     the part is replaced, and a replica on a new port each night does not add parts."""
     return "sparql_" + hashlib.sha256(service_name(endpoint).encode()).hexdigest()[:12]
-
-
-def stable_endpoint(endpoint: str) -> str:
-    """The endpoint as the card records it: the URL of a live service, a fixed name for the local replica (it
-    listens on a new port every run, and the card must not change with it)."""
-    return REPLICA_NAME if service_name(endpoint) == "replica" else endpoint
 
 
 def _in_order(fn: Callable[[T], R], items: list[T], concurrency: int) -> list[R | SparqlError]:

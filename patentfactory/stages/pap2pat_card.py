@@ -29,6 +29,12 @@ def baseline_scores(tables: dict[str, pl.DataFrame]) -> dict[str, float]:
 REPLICA_NAME = "local SPARQL replica (oxigraph)"
 
 
+def stable_endpoint(endpoint: str) -> str:
+    """The endpoint as the card and manifest record it: the URL of a live service, a fixed name for the local
+    replica (it listens on a new port every run, and the card must not change with it)."""
+    return REPLICA_NAME if service_name(endpoint) == "replica" else endpoint
+
+
 def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: dict[str, float],
                 llm_model: str | None = None) -> str:
     docs, text = stats.documents, ingest.get("fulltext") or {}
@@ -73,8 +79,8 @@ def card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores
                   llm_model: str | None = None) -> dict[str, str]:
     """The card's sections; a loopback SPARQL endpoint (the replica, on a new free port every run) is named, not
     given by URL, so identical runs give identical cards."""
-    if ingest.get("endpoint") and service_name(ingest["endpoint"]) == "replica":
-        ingest = {**ingest, "endpoint": REPLICA_NAME}
+    if ingest.get("endpoint"):
+        ingest = {**ingest, "endpoint": stable_endpoint(ingest["endpoint"])}
     m, s = params.match, params.split
     return {
         "Provenance": (f"US pre-grant publications filed {params.app_from}..{params.app_to} with >= "
