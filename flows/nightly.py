@@ -19,8 +19,10 @@ from prefect.states import State
 
 from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish, QualityGateBlocked, SourceStopped
+from patentfactory.evaluation.report import kept_summary
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
+from patentfactory.store.storage import Storage
 
 from .build_ipbench import build_ipbench
 from .build_pap2pat import build_pap2pat
@@ -108,6 +110,17 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
             "faults_injected": injected}
 
 
+def evaluate_night(name: str, out: str, pub: dict) -> dict:
+    """A new version is scored; one the night left LATEST keeps its whole earlier report (same bytes, same
+    scores), so a quiet night loads no model. `pf eval` scores any version again on demand."""
+    if not pub.get("created", True):
+        kept = kept_summary(Storage(out), name, pub["version"])
+        if kept is not None:
+            get_run_logger().info("eval %s %s: kept the report of an earlier night", name, pub["version"])
+            return kept
+    return evaluate(dataset=name, root=out, version=pub["version"])
+
+
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None = None, seed: int = 1337,
             faults: str = "", sources: str = "replica", plan_only: bool = False, profile: str = "",
@@ -157,7 +170,7 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
                                                return_state=True), failed, deferred)
     pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True, **gate,
                                          truth=truth), failed, deferred)
-    evals = {name: evaluate(dataset=name, root=out, version=pub["version"])
+    evals = {name: evaluate_night(name, out, pub)
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
     defer_stopped(failed, deferred)

@@ -98,7 +98,8 @@ def print_night(result: dict, faults: str = "") -> None:
                   highlight=False)
     for name, ev in result["eval"].items():
         means = ", ".join(f"{m}={v:.3f}" for m, v in sorted(ev["overall"].items()))
-        out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}", soft_wrap=True)
+        kept = " (kept: the version was scored on an earlier night)" if ev.get("kept") else ""
+        out.print(f"eval {name} {ev['version']}: {means or 'no task scorable'} -> {ev['report']}{kept}", soft_wrap=True)
     if faults:
         out.print(f"faults injected: {json.dumps(result['faults_injected'], sort_keys=True)}", soft_wrap=True)
 

@@ -2,10 +2,14 @@
 
 `scores.parquet` (dataset, version, task, model, metric, value; sorted, deterministic bytes),
 `report.md` (a table per model's primary scores, the overall mean, the skipped tasks and every metric)
-and `scores.png` (bar plot of per-task primary scores). All through `Storage`, so s3:// roots work.
+and `scores.png` (bar plot of per-task primary scores), and `summary.json` (the overall means, the skipped tasks and
+the settings), written last: a version whose summary is there was scored whole, so a night that publishes
+nothing new keeps that report instead of scoring the same bytes again (`kept_summary`). All through `Storage`,
+so s3:// roots work.
 """
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 
@@ -21,7 +25,7 @@ from patentfactory.store.storage import Storage  # noqa: E402
 from .results import EvalResult  # noqa: E402
 
 log = logging.getLogger(__name__)
-SCORES_FILE, REPORT_FILE, PLOT_FILE = "scores.parquet", "report.md", "scores.png"
+SCORES_FILE, REPORT_FILE, PLOT_FILE, SUMMARY_FILE = "scores.parquet", "report.md", "scores.png", "summary.json"
 
 
 @dataclass(frozen=True)
@@ -95,10 +99,27 @@ def render_report(result: EvalResult) -> str:
 
 
 def write_report(storage: Storage, result: EvalResult) -> ReportPaths:
-    """Write scores.parquet, report.md and scores.png for the result; returns their URIs."""
+    """Write scores.parquet, report.md, scores.png and then summary.json for the result; returns their URIs."""
     prefix = eval_prefix(result.dataset, result.version)
     storage.write_bytes(f"{prefix}/{SCORES_FILE}", parquet_bytes(result.frame()).data)
     storage.write_bytes(f"{prefix}/{PLOT_FILE}", render_plot(result))
     storage.write_text(f"{prefix}/{REPORT_FILE}", render_report(result))
+    summary = {"dataset": result.dataset, "version": result.version,
+               "overall": {model: mean for model, (mean, _n) in result.overall().items()},
+               "skipped": [s.task for s in result.skipped], "settings": result.settings}
+    storage.write_text(f"{prefix}/{SUMMARY_FILE}", json.dumps(summary, indent=2, sort_keys=True) + "\n")
     log.info("wrote eval report for %s %s to %s", result.dataset, result.version, storage.uri(prefix))
     return ReportPaths(*(storage.uri(prefix, f) for f in (SCORES_FILE, REPORT_FILE, PLOT_FILE)))
+
+
+def kept_summary(storage: Storage, dataset: str, version: str) -> dict | None:
+    """The summary of an earlier whole evaluation of this version (every query scored), with its files' URIs;
+    None when there is none (never evaluated, cut short, or scored with --max-queries)."""
+    prefix = eval_prefix(dataset, version)
+    if not storage.exists(f"{prefix}/{SUMMARY_FILE}"):
+        return None
+    summary = json.loads(storage.read_text(f"{prefix}/{SUMMARY_FILE}"))
+    if summary.get("settings", {}).get("max_queries", "all") != "all":
+        return None
+    return {**summary, "scores": storage.uri(prefix, SCORES_FILE), "report": storage.uri(prefix, REPORT_FILE),
+            "kept": True}

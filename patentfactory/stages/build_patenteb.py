@@ -73,17 +73,32 @@ def load_model() -> Any:
     return shared_model(str(pkg.get_model_path()), "cuda" if torch.cuda.is_available() else "cpu")
 
 
+@lru_cache(maxsize=1)
+def load_tokenizer() -> Any:
+    """The model's own tokenizer.json through `tokenizers` (what the model's fast tokenizer wraps): token counts
+    without loading torch and the weights, which a night whose texts are all in the embedding cache never needs."""
+    import importlib
+
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(Path(importlib.import_module(MODEL_PACKAGE).get_model_path()) / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def count_tokens(texts: list[str]) -> list[int]:
+    """Tokens per text with [CLS]/[SEP], untruncated: the same counts as the model's tokenizer."""
+    return [len(e.ids) for e in load_tokenizer().encode_batch(list(texts), add_special_tokens=True)]
+
+
+def encode_texts(texts: list[str]) -> Any:
+    """L2-normalised embeddings; the model is loaded on the first call (only for texts the cache lacks)."""
+    return load_model().encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+
+
 def model_functions() -> tuple[Callable[[list[str]], Any], Callable[[list[str]], list[int]]]:
-    model = load_model()
-
-    def encode(texts: list[str]) -> Any:
-        return model.encode(texts, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
-
-    def count_tokens(texts: list[str]) -> list[int]:
-        ids = model.tokenizer(texts, add_special_tokens=True, truncation=False)["input_ids"]
-        return [len(x) for x in ids]
-
-    return encode, count_tokens
+    return encode_texts, count_tokens
 
 
 def embed_chunk() -> int:

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 import patentfactory.cli.evaluate  # noqa: F401  (registers `pf eval` until cli.py imports it)
 from patentfactory.cli.main import app
 from patentfactory.errors import PFError
-from patentfactory.evaluation import SCORE_COLUMNS, EvalResult, evaluate_dataset, load_encoder, write_report
+from patentfactory.evaluation import (SCORE_COLUMNS, EvalResult, evaluate_dataset, kept_summary, load_encoder,
+                                      write_report)
 from patentfactory.evaluation.encoders import Encoder
 from patentfactory.evaluation.patenteb import PatenTEBEvalConfig, _top_k, build_qrels, score_retrieval
 from patentfactory.evaluation.published import open_version
@@ -169,6 +170,20 @@ def test_cli_eval_prints_the_table(tmp_path: Path):
     for text in ("retrieval_IN", "ndcg@10", "bm25", "class_text2ipc3", "macro_f1", "overall", "skipped"):
         assert text in res.output, text
     assert (root / "eval" / "patenteb" / version / "report.md").exists()
+
+
+def test_only_a_whole_evaluation_is_kept_for_later_nights(evaluated, published, tmp_path: Path):
+    result, _, out = evaluated
+    root, version = published
+    kept = kept_summary(Storage(root), "patenteb", version)
+    assert kept["kept"] and kept["version"] == version and kept["scores"] == str(out / "scores.parquet")
+    assert kept["overall"] == {m: mean for m, (mean, _n) in result.overall().items()} and kept["overall"]
+    assert kept["skipped"] == [s.task for s in result.skipped]
+    assert kept_summary(Storage(root), "patenteb", "2000.01.01-00000000") is None, "never evaluated"
+    cut_root, cut_version = tmp_path, publish_patenteb(str(tmp_path)).version
+    assert runner.invoke(app, ["eval", "patenteb", "--root", str(cut_root), "--max-queries", "3"]).exit_code == 0
+    assert (cut_root / "eval" / "patenteb" / cut_version / "summary.json").exists()
+    assert kept_summary(Storage(cut_root), "patenteb", cut_version) is None, "a --max-queries score is partial"
 
 
 def test_cli_unknown_dataset_and_missing_version(tmp_path: Path):

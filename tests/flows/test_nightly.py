@@ -34,6 +34,8 @@ def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
     assert second["lens"]["skipped"] == 1
     assert second["patenteb"]["version"] == pe["version"] and second["patenteb"]["created"] is False
     assert second["pap2pat"]["created"] is False and second["pap2pat"]["ingest"]["queries"] == 0, "answers cached"
+    assert set(second["eval"]) == set(first["eval"]) and all(ev["kept"] for ev in second["eval"].values())
+    assert [second["eval"][n]["overall"] for n in first["eval"]] == [first["eval"][n]["overall"] for n in first["eval"]]
     manifest = json.loads((out / "patenteb" / pe["version"] / "manifest.json").read_text())
     assert manifest["leakage"]["no_family_or_text_in_two_splits"]["ok"]
 
