@@ -131,7 +131,7 @@ def rehearse(args: argparse.Namespace) -> tuple[int, float, float]:
             sparql_replica(sorted((world / "semopenalex").glob("*.nq"))) as sparql:
         for runner in args.runners.split(","):
             env = {**os.environ, "PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
-                   "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
+                   "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__FULLTEXT_VIA": url, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                    "PF_SINCE": "1976-01-01", "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
                    "PF_TASK_RUNNER": runner, "PF_DASK_WORKERS": str(args.workers), "HF_HUB_OFFLINE": "1",
                    "PREFECT_LOGGING_LEVEL": "INFO", "PREFECT_SERVER_ANALYTICS_ENABLED": "false",

@@ -89,6 +89,7 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
                                                       return_state=True), failed, deferred)
     pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=settings.upstreams.sparql_endpoint,
                                                seed=seed, allow_drop=allow_drop, allow_drift=allow_drift,
+                                               fulltext_via=settings.upstreams.fulltext_via,
                                                return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
             "windows": {w.source: [str(w.start), str(w.end)] for w in (wu, wp)}, "faults_injected": {}}

@@ -45,6 +45,10 @@ class Upstreams(BaseModel):
     sparql_endpoint: str = "https://semopenalex.org/sparql"
     # Where Lens exports are dropped (local folder or s3:// prefix); the live nightly ingests each new file once.
     lens_exports: str | None = None
+    # The papers' full texts (Pap2Pat): unset, Europe PMC's REST API and each paper's open-access PDF link; set, a
+    # mirror serving Europe PMC's paths under <url>/europepmc/webservices/rest and the PDFs under <url>/oa/<host>/<path>
+    # (`pf upstream serve` does both), for a rehearsal or a site that caches them.
+    fulltext_via: str | None = None
 
 
 class DriftThresholds(BaseModel):

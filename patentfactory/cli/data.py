@@ -148,17 +148,18 @@ def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", hel
                    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
                    base_url: Annotated[str | None, typer.Option(help="OPS base URL (replica or live)")] = None) -> None:
     """EPO OPS biblio + claims into the warehouse (credentials from EPO_OPS_KEY / EPO_OPS_SECRET)."""
-    from patentfactory.config import Settings
-    from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
-    from flows.ingest_ops import _client
-
     if (numbers is None) == (query is None):
         raise PFError("give exactly one of --numbers FILE or --query CQL", "e.g. --numbers ep_numbers.txt")
-    docs = read_numbers_file(numbers) if numbers is not None else []
-    client = _client(base_url)
+    docs = read_numbers_file(numbers) if numbers is not None else []  # a bad file is refused before any import
+    from patentfactory.config import Settings
+    from patentfactory.stages.build_patentcr import ops_client_from_settings
+    from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
+
+    settings = Settings.load()
+    client = ops_client_from_settings(settings, base_url)
     if query is not None:
         docs = search_numbers(client, query)
-    out.print(ingest_ops(data_dir, client, docs, recheck=Recheck(Settings.load().ops_404_recheck_days)))
+    out.print(ingest_ops(data_dir, client, docs, recheck=Recheck(settings.ops_404_recheck_days)))
 
 
 def read_numbers_file(path: Path) -> list[str]:

@@ -56,6 +56,6 @@ def test_production_nightly_is_live_scheduled_once_at_a_time_and_compose_passes_
     readme = (REPO / "README.md").read_text()
     for var in ("USPTO_ODP_API_KEY", "EPO_OPS_KEY", "EPO_OPS_SECRET", "PF_UPSTREAMS__LENS_EXPORTS", "PF_SINCE",
                 "PF_UPSTREAMS__ODP_BASE_URL", "PF_UPSTREAMS__OPS_BASE_URL", "PF_UPSTREAMS__SPARQL_ENDPOINT",
-                "PF_PATHS__DATA_DIR", "PF_PATHS__PUBLISHED_ROOT", "PF_S3_ENDPOINT_URL"):
+                "PF_UPSTREAMS__FULLTEXT_VIA", "PF_PATHS__DATA_DIR", "PF_PATHS__PUBLISHED_ROOT", "PF_S3_ENDPOINT_URL"):
         assert var in env, f"the worker does not pass {var} through"
         assert var in readme, f"README's Operations section does not name {var}"

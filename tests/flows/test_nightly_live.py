@@ -35,7 +35,7 @@ def live_env(served_world, tmp_path: Path, monkeypatch):
         shutil.copy(f, drop / f.name)
     with sparql_replica(sorted((world / "semopenalex").glob("*.nq"))) as sparql:
         env = {"PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
-               "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
+               "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__FULLTEXT_VIA": url, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                "PF_SINCE": "1976-01-01", "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s"}
         for k, v in env.items():
             monkeypatch.setenv(k, v)
@@ -56,6 +56,8 @@ def test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new(live_en
     assert first["lens"]["files"] == 1 and first["ptab"]["records"] > 0
     for name in ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat"):
         assert first[name] and inspect_version(Storage(out), name, first[name]["version"]).ok, name
+    texts = first["pap2pat"]["ingest"]["fulltext"]  # through PF_UPSTREAMS__FULLTEXT_VIA, never the internet
+    assert texts["jats"] > 0 and texts["pdf"] > 0, texts
     latest = {n: (out / n / "LATEST").read_text() for n in ("patenteb", "pilot")}
 
     second = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7)

@@ -47,7 +47,7 @@ def test_production_nightly_three_nights(prefect_server, served_world, tmp_path:
     shutil.copy(world / "lens" / "lens-export.jsonl", drop)
     with sparql_replica(sorted((world / "semopenalex").glob("*.nq"))) as sparql:
         env = {**prefect_server, "PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
-               "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
+               "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__FULLTEXT_VIA": url, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
                "PF_PATHS__DATA_DIR": str(data), "PF_PATHS__PUBLISHED_ROOT": str(out),
                "PREFECT_LOGGING_LEVEL": "INFO"}  # the summary lines are INFO logs (tests/conftest.py quiets them)
