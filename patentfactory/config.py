@@ -19,6 +19,9 @@ class Paths(BaseModel):
     data_dir: Path = Path("data")
     # Where datasets are published (path or s3://bucket/prefix); unset: <data_dir>/published.
     published_root: str | None = None
+    # Where text embeddings are cached (path or s3://bucket/prefix); unset: <data_dir>/cache/embeddings. Keyed by
+    # (model, sha256(text)), so several data dirs (staging and production, a test session's runs) can share one.
+    embedding_cache: str | None = None
 
     @property
     def world(self) -> Path:

@@ -43,6 +43,13 @@ _OURS = "PF_TEST_PREFECT_SERVER"
 
 
 def pytest_configure(config):
+    if not os.environ.get("PF_PATHS__EMBEDDING_CACHE"):  # the first pytest process; xdist workers inherit it
+        # One embedding cache for the session's PatenTEB builds (content-addressed, so sharing is what a team with
+        # several data dirs does): the sample's texts are encoded by the first build, not by every night again.
+        # Tests about the encoding itself (tests/flows/test_fanout.py) drop it and use their data dir's cache.
+        cache = Path(tempfile.mkdtemp(prefix="pf-test-embeddings-"))
+        os.environ["PF_PATHS__EMBEDDING_CACHE"] = str(cache)
+        config._pf_embedding_cache = cache
     if os.environ.get("PREFECT_API_URL"):  # an xdist worker (inherited), or a server the developer runs
         return
     if os.environ.get(_OURS) == "0":  # `make test-fast`: no flow runs, no server
@@ -61,6 +68,8 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    if getattr(config, "_pf_embedding_cache", None):
+        shutil.rmtree(config._pf_embedding_cache, ignore_errors=True)
     started = getattr(config, "_pf_prefect_server", None)
     if not started:
         return

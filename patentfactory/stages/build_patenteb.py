@@ -105,9 +105,17 @@ def embed_chunk() -> int:
     return Settings.load().embed_chunk
 
 
+def embedding_cache(data_dir: str | Path) -> EmbeddingCache:
+    """PF_PATHS__EMBEDDING_CACHE when set (shared by data dirs), else `<data_dir>/cache/embeddings`."""
+    shared = Settings.load().paths.embedding_cache
+    if shared:
+        return EmbeddingCache(Storage(shared), MODEL_PACKAGE, under=())
+    return EmbeddingCache(Storage(data_dir), MODEL_PACKAGE)
+
+
 def embed_texts(data_dir: str | Path, texts: list[str]) -> int:
     """One chunk of the dense encoding into the embedding cache (a fan-out task's body); returns texts encoded."""
-    return EmbeddingCache(Storage(data_dir), MODEL_PACKAGE).put(texts, model_functions()[0])
+    return embedding_cache(data_dir).put(texts, model_functions()[0])
 
 
 def make_params(seed: int, profile: str, overrides: dict[str, Any] | None = None) -> PatenTEBParams:
@@ -183,7 +191,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)
     if encode is not None:
-        encode = EmbeddingCache(root, MODEL_PACKAGE).encoder(encode, embed_chunk(), fill=embed_fill)
+        encode = embedding_cache(data_dir).encoder(encode, embed_chunk(), fill=embed_fill)
     tasks, stats = build_patenteb(pubs.lazy(), wh.lean_frame("claims", skip=("depends_on", "is_independent")).lazy(),
                                   wh.lean_frame("citations").lazy(), families.lazy(), params,
                                   encode=encode, count_tokens=count)

@@ -38,8 +38,9 @@ def text_key(text: str) -> str:
 class EmbeddingCache:
     """Vectors by text hash for one model; `encoder(encode)` wraps an encoder with lookup + fill."""
 
-    def __init__(self, storage: Storage, model: str) -> None:
-        self.storage = storage.sub("cache", "embeddings", model)
+    def __init__(self, storage: Storage, model: str, under: tuple[str, ...] = ("cache", "embeddings")) -> None:
+        """`storage`: a data dir (the cache lives `under` it) or, with `under=()`, the cache's own root."""
+        self.storage = storage.sub(*under, model)
         self._vectors: dict[str, np.ndarray] | None = None
 
     def _load(self) -> dict[str, np.ndarray]:

@@ -60,3 +60,18 @@ def test_chunks_filled_elsewhere_meet_in_the_cache_with_the_serial_bytes(tmp_pat
     parts = {d: {p.name: p.read_bytes() for p in (tmp_path / d / "cache/embeddings/toy").glob("*.parquet")}
              for d in ("serial", "fanned")}
     assert len(parts["fanned"]) == 4 and parts["fanned"] == parts["serial"]
+
+
+def test_data_dirs_share_the_cache_named_by_the_setting(tmp_path, monkeypatch):
+    from patentfactory.stages.build_patenteb import MODEL_PACKAGE, embedding_cache
+
+    monkeypatch.delenv("PF_PATHS__EMBEDDING_CACHE", raising=False)
+    enc = CountingEncoder()
+    assert embedding_cache(tmp_path / "a").put(["a pump", "a gear"], enc) == 2
+    assert list((tmp_path / "a" / "cache" / "embeddings" / MODEL_PACKAGE).glob("part-*.parquet")), "default: per data dir"
+    monkeypatch.setenv("PF_PATHS__EMBEDDING_CACHE", str(tmp_path / "shared"))
+    assert embedding_cache(tmp_path / "b").put(["a pump", "a gear"], enc) == 2, "the shared cache starts empty"
+    assert embedding_cache(tmp_path / "c").put(["a pump", "a rotor"], enc) == 1, "c reads what b encoded"
+    assert sorted(enc.seen) == ["a gear", "a gear", "a pump", "a pump", "a rotor"]
+    assert len(list((tmp_path / "shared" / MODEL_PACKAGE).glob("part-*.parquet"))) == 2
+    assert not (tmp_path / "b" / "cache").exists() and not (tmp_path / "c" / "cache").exists()

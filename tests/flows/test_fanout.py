@@ -79,6 +79,7 @@ def test_patenteb_embedding_chunks_match_serial(tmp_path: Path, monkeypatch: pyt
     from patentfactory.stages.build_patenteb import MODEL_PACKAGE, build_and_publish_patenteb
 
     world, serial, fanned = tmp_path / "world", tmp_path / "serial", tmp_path / "fanned"
+    monkeypatch.delenv("PF_PATHS__EMBEDDING_CACHE", raising=False)  # each run encodes into its own data dir
     generate_world(world, 300, 5, WorldSpec(300, 5, renderers=("uspto",), render_from="2005-01-01"))
     with Replica(world) as rep:
         for data in (serial, fanned):
