@@ -15,10 +15,11 @@ from .observe import log_counts
 
 
 @task(name="evaluate-dataset")
-def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int | None) -> dict:
+def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int | None,
+                  data_dir: str | None = None) -> dict:
     """Score, write scores.parquet/report.md/scores.png, publish the report as an artifact; small summary out."""
     storage = Storage(root)
-    result = evaluate_dataset(storage, dataset, version, max_queries=max_queries)
+    result = evaluate_dataset(storage, dataset, version, max_queries=max_queries, data_dir=data_dir)
     paths = write_report(storage, result)
     scored = {s.task for s in result.scores}
     log_counts("evaluate-dataset", records_in=len(scored) + len(result.skipped), records_out=len(scored),
@@ -33,10 +34,11 @@ def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int
 
 @flow(name="evaluate")
 def evaluate(dataset: str, root: str | None = None, version: str | None = None,
-             max_queries: int | None = None) -> dict:
+             max_queries: int | None = None, data_dir: str | None = None) -> dict:
     """Evaluate one published version (default LATEST) of `dataset` under `root` (unset: the publish root of
-    the settings, PF_PATHS__PUBLISHED_ROOT or <PF_PATHS__DATA_DIR>/published)."""
+    the settings, PF_PATHS__PUBLISHED_ROOT or <PF_PATHS__DATA_DIR>/published). `data_dir`: whose embedding cache
+    PatenTEB's encoder reads and fills (unset: PF_PATHS__EMBEDDING_CACHE, else none)."""
     from patentfactory.config import Settings
 
     root = Settings.load().roots(None, root)[1]
-    return evaluate_task(dataset, root, version, max_queries)
+    return evaluate_task(dataset, root, version, max_queries, data_dir)

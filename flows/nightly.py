@@ -110,7 +110,7 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
             "faults_injected": injected}
 
 
-def evaluate_night(name: str, out: str, pub: dict) -> dict:
+def evaluate_night(name: str, out: str, pub: dict, data_dir: str) -> dict:
     """A new version is scored; one the night left LATEST keeps its whole earlier report (same bytes, same
     scores), so a quiet night loads no model. `pf eval` scores any version again on demand."""
     if not pub.get("created", True):
@@ -118,7 +118,7 @@ def evaluate_night(name: str, out: str, pub: dict) -> dict:
         if kept is not None:
             get_run_logger().info("eval %s %s: kept the report of an earlier night", name, pub["version"])
             return kept
-    return evaluate(dataset=name, root=out, version=pub["version"])
+    return evaluate(dataset=name, root=out, version=pub["version"], data_dir=data_dir)
 
 
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
@@ -170,7 +170,7 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
                                                return_state=True), failed, deferred)
     pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True, **gate,
                                          truth=truth), failed, deferred)
-    evals = {name: evaluate_night(name, out, pub)
+    evals = {name: evaluate_night(name, out, pub, data_dir)
              for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
                                ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
     defer_stopped(failed, deferred)

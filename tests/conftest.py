@@ -183,17 +183,21 @@ SERVICE_MODULES = frozenset({
 
 
 # xdist's loadgroup hands out the groups with the most tests first, so a whole run alone in its group (one test)
-# would start last and the suite would end on it. The longest whole runs (measured, about 4-7 min each) therefore
-# share five lanes (one per worker, `make test`'s default) with large fast modules: each worker starts with a lane,
-# runs its whole run first (slow tests come first) and the lane's fast modules after it, while the other groups
-# are balanced as usual. A lane entry is a group (module, or `baseline`) or one test of a SPLIT_MODULES module.
+# would start last and the suite would end on it. The longest whole runs (measured, about 3-5.5 min each) therefore
+# share five lanes (one per worker, `make test`'s default) with large fast modules and the other single whole nights
+# (about 0.5-1.5 min each): each worker starts with a lane, runs its whole runs first (slow tests come first) and
+# the lane's fast modules after them, while the other groups are balanced as usual. A lane entry is a group
+# (module, or `baseline`) or one test of a SPLIT_MODULES module.
 LANES = (("tests.flows.test_production_deployment_e2e", "tests.resilience.test_bad_inputs"),
          ("baseline", "tests.transforms.test_patent_ids"),
-         ("tests.flows.test_operations_rehearsal", "tests.transforms.test_ptab_labels", "tests.transforms.test_segments"),
+         ("tests.flows.test_operations_rehearsal", "tests.transforms.test_ptab_labels", "tests.transforms.test_segments",
+          "tests.flows.test_nightly_live::test_missing_credentials_stop_only_those_sources"),
          ("tests.flows.test_nightly_live::test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new",
-          "tests.sources.test_uspto_conformance", "tests.transforms.test_patenteb_tasks"),
+          "tests.sources.test_uspto_conformance", "tests.transforms.test_patenteb_tasks",
+          "tests.flows.test_nightly::test_nightly_end_to_end_then_incremental_rerun"),
          ("tests.flows.test_nightly_live::test_ops_black_defers_patentcr_and_the_next_live_night_resumes",
-          "tests.sources.test_uspto_formats", "tests.evaluation.test_metrics"))
+          "tests.sources.test_uspto_formats", "tests.evaluation.test_metrics",
+          "tests.flows.test_nightly::test_nightly_defers_patentcr_when_ops_says_stop_and_publishes_the_rest"))
 LANE_OF = {group: f"lane{k}" for k, lane in enumerate(LANES) for group in lane}
 
 

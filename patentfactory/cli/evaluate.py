@@ -18,7 +18,10 @@ def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | pat
              model: Annotated[str | None, typer.Option(
                  "--model", help="local SentenceTransformer folder (default: packaged all-MiniLM-L6-v2)")] = None,
              max_queries: Annotated[int | None, typer.Option(
-                 "--max-queries", help="cap distinct queries per retrieval task (seeded sample)")] = None) -> None:
+                 "--max-queries", help="cap distinct queries per retrieval task (seeded sample)")] = None,
+             data_dir: Annotated[str | None, typer.Option(
+                 "--data-dir", help="read and fill this data dir's embedding cache (default: PF_PATHS__EMBEDDING_CACHE "
+                                    "when set, else encode every text)")] = None) -> None:
     """Score DATASET's published version under ROOT and write eval/<dataset>/<version>/report.md."""
     import os
 
@@ -27,7 +30,7 @@ def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | pat
     from patentfactory.store.storage import Storage
 
     storage = Storage(out_root)
-    result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries)
+    result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries, data_dir=data_dir)
     paths = write_report(storage, result)
     table = Table(title=f"{result.dataset} {result.version}")
     for col, justify in (("task", "left"), ("model", "left"), ("metric", "left"), ("value", "right")):

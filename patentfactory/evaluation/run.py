@@ -15,7 +15,8 @@ import polars as pl
 from ..errors import PFError
 from patentfactory.store.storage import Storage
 from .baselines import score_pap2pat, score_patentcr, score_pilot
-from .encoders import Encoder, load_encoder
+from ..store.embedding_cache import cache_for
+from .encoders import DEFAULT_MODEL_PACKAGE, Encoder, load_encoder
 from .patenteb import PatenTEBEvalConfig, evaluate_patenteb
 from .published import PublishedVersion, open_version
 from .results import EvalResult, Score, Skipped, SkipTask
@@ -45,11 +46,13 @@ def evaluate_frames(pv: PublishedVersion, scorer: FrameScorer) -> EvalResult:
 
 def evaluate_dataset(root: str | Path | Storage, dataset: str, version: str | None = None, *,
                      model_path: str | Path | None = None, encoder: Encoder | None = None,
-                     max_queries: int | None = None) -> EvalResult:
+                     max_queries: int | None = None, data_dir: str | Path | None = None) -> EvalResult:
     """Score one published version (default: LATEST) of `dataset` under `root` with the baselines.
 
     `encoder` overrides the sentence model (PatenTEB only); otherwise `model_path` or the packaged
-    all-MiniLM-L6-v2 is loaded. `max_queries` caps the distinct queries per retrieval task.
+    all-MiniLM-L6-v2 is loaded. `max_queries` caps the distinct queries per retrieval task. The packaged model
+    reads and fills the embedding cache of `data_dir` (PF_PATHS__EMBEDDING_CACHE when set), so texts the
+    build already encoded are not encoded again.
     """
     if dataset not in KNOWN_DATASETS:
         raise PFError(f"no evaluation defined for dataset {dataset!r}", f"known datasets: {', '.join(KNOWN_DATASETS)}")
@@ -59,6 +62,6 @@ def evaluate_dataset(root: str | Path | Storage, dataset: str, version: str | No
     pv = open_version(storage, dataset, version)
     log.info("evaluating %s %s under %s", dataset, pv.version, storage.url)
     if dataset == "patenteb":
-        enc = encoder or load_encoder(model_path)
+        enc = encoder or load_encoder(model_path, cache=cache_for(data_dir, DEFAULT_MODEL_PACKAGE))
         return evaluate_patenteb(pv, enc, PatenTEBEvalConfig(max_queries=max_queries))
     return evaluate_frames(pv, FRAME_SCORERS[dataset])

@@ -24,7 +24,7 @@ from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, leak_check
 
 from patentfactory.config import Settings
 from patentfactory.store.drift import coverage_of
-from patentfactory.store.embedding_cache import EmbeddingCache, Fill
+from patentfactory.store.embedding_cache import EmbeddingCache, Fill, cache_for
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.storage import Storage
@@ -107,10 +107,9 @@ def embed_chunk() -> int:
 
 def embedding_cache(data_dir: str | Path) -> EmbeddingCache:
     """PF_PATHS__EMBEDDING_CACHE when set (shared by data dirs), else `<data_dir>/cache/embeddings`."""
-    shared = Settings.load().paths.embedding_cache
-    if shared:
-        return EmbeddingCache(Storage(shared), MODEL_PACKAGE, under=())
-    return EmbeddingCache(Storage(data_dir), MODEL_PACKAGE)
+    cache = cache_for(data_dir, MODEL_PACKAGE)
+    assert cache is not None
+    return cache
 
 
 def embed_texts(data_dir: str | Path, texts: list[str]) -> int:

@@ -2,7 +2,10 @@
 
 Dense encoding is most of build-patenteb's time on a CPU (about 60–120 texts/s on 2 cores with
 all-MiniLM-L6-v2); the nightly corpus changes little, so vectors are kept per (model, sha256(text)) as
-Parquet parts under `<data>/cache/embeddings/<model>/`. A part is written only after its batch is
+Parquet parts under `<data>/cache/embeddings/<model>/` (or PF_PATHS__EMBEDDING_CACHE, shared by data dirs).
+Eval reads the same cache: a night scores a new version encoding only the texts no earlier build or eval saw.
+Its scores, written to 5 decimals, do not depend on which batch a text was encoded in (the vectors differ by
+~1e-7; tests/evaluation/test_patenteb_eval.py scores the sample with vectors from shuffled batches). A part is written only after its batch is
 encoded, so a killed run keeps every finished part and loses at most one batch of work.
 
 Fan-out (issue 18): `encoder(encode, fill=...)` hands the missing texts, in chunks, to `fill`, which may
@@ -16,6 +19,7 @@ import io
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -29,6 +33,16 @@ log = logging.getLogger(__name__)
 Encoder = Callable[[list[str]], np.ndarray]
 Fill = Callable[[list[list[str]]], None]
 PART_SIZE = 4096
+
+
+def cache_for(data_dir: str | Path | None, model: str) -> "EmbeddingCache | None":
+    """PF_PATHS__EMBEDDING_CACHE when set (shared by data dirs), else `<data_dir>/cache/embeddings`, else None."""
+    from patentfactory.config import Settings
+
+    shared = Settings.load().paths.embedding_cache
+    if shared:
+        return EmbeddingCache(Storage(shared), model, under=())
+    return EmbeddingCache(Storage(data_dir), model) if data_dir is not None else None
 
 
 def text_key(text: str) -> str:

@@ -186,6 +186,25 @@ def test_only_a_whole_evaluation_is_kept_for_later_nights(evaluated, published, 
     assert kept_summary(Storage(cut_root), "patenteb", cut_version) is None, "a --max-queries score is partial"
 
 
+def test_a_warm_embedding_cache_scores_without_the_model(published, tmp_path: Path, monkeypatch):
+    from patentfactory.evaluation import encoders
+
+    root, version = published
+    monkeypatch.delenv("PF_PATHS__EMBEDDING_CACHE", raising=False)
+    cold = evaluate_dataset(root, "patenteb", version, data_dir=tmp_path)
+    parts = list((tmp_path / "cache" / "embeddings" / encoders.DEFAULT_MODEL_PACKAGE).glob("part-*.parquet"))
+    assert parts, "the encoded texts were kept in the data dir's cache"
+
+    def no_model(*_args):
+        raise AssertionError("the model was loaded although every text was cached")
+
+    monkeypatch.setattr(encoders, "shared_model", no_model)
+    warm = evaluate_dataset(root, "patenteb", version, data_dir=tmp_path)
+    assert warm.frame().equals(cold.frame())
+    with pytest.raises(AssertionError, match="the model was loaded"):
+        evaluate_dataset(root, "patenteb", version, data_dir=tmp_path / "empty")
+
+
 def test_cli_unknown_dataset_and_missing_version(tmp_path: Path):
     res = runner.invoke(app, ["eval", "ipbench-x", "--root", str(tmp_path)])
     assert res.exit_code == 2

@@ -77,3 +77,31 @@ def test_cards_state_the_sample_thresholds(sample_run):
     teb = (out / "patenteb" / result["patenteb"]["version"] / "README.md").read_text(encoding="utf-8")
     assert "Profile `sample`: family split train/val/test = 0.5/0.25/0.25" in teb
     assert "Lowered from SPEC's defaults (split 0.8/0.1/0.1" in teb
+
+
+def test_patenteb_scores_do_not_depend_on_the_batches_texts_were_encoded_in(sample_run):
+    """Eval reads vectors from the embedding cache, encoded in whatever batches an earlier build or eval formed;
+    rescoring the sample's PatenTEB with vectors from shuffled batches of random sizes gives the same scores.parquet."""
+    import random
+
+    import numpy as np
+
+    from patentfactory.evaluation import Encoder, evaluate_dataset, load_encoder
+
+    out, result = sample_run
+    version = result["patenteb"]["version"]
+    published = pl.read_parquet(result["eval"]["patenteb"]["scores"])
+    model = load_encoder()
+    seen: list[str] = []
+    evaluate_dataset(out, "patenteb", version, encoder=Encoder(model.name, lambda ts: seen.extend(ts) or model.encode(ts)))
+    texts = sorted(set(seen))
+    for seed in (1, 2):
+        rng, order, vectors = random.Random(seed), texts[:], {}
+        rng.shuffle(order)
+        while order:
+            size = rng.randint(3, 64)
+            batch, order = order[:size], order[size:]
+            vectors.update(zip(batch, np.asarray(model.encode(batch))))
+        shuffled = evaluate_dataset(out, "patenteb", version,
+                                    encoder=Encoder(model.name, lambda ts: np.stack([vectors[t] for t in ts])))
+        assert shuffled.frame().equals(published), f"batching {seed} changed a score"
