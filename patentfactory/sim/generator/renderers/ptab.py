@@ -80,7 +80,7 @@ def _issue_paras(r: random.Random, issue: str, feats: list[str], refs: list[str]
         f"The Examiner finds that {refs[0]} teaches {f1}.",
         f"{refs[0]} further describes {f2} in its detailed description.",
         r.choice([f"The Examiner determines that {refs[-1]} supplies the remaining limitation.",
-                  f"The Examiner concludes that the claimed subject matter would have been obvious."])])
+                  "The Examiner concludes that the claimed subject matter would have been obvious."])])
     appl = Para("appellant_arguments", [
         f"Appellant argues that {refs[0]} fails to teach or suggest {f1}.",
         f"In particular, the cited passage of {refs[0]} merely discloses {f2}.",
