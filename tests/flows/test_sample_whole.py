@@ -97,13 +97,12 @@ def test_patenteb_scores_do_not_depend_on_the_batches_texts_were_encoded_in(samp
                      encoder=Encoder("collect", lambda ts: seen.extend(ts) or np.ones((len(ts), 4), np.float32)))
     texts = sorted(set(seen))
     assert len(texts) > 100
-    for seed in (1, 2):
-        rng, order, vectors = random.Random(seed), texts[:], {}
-        rng.shuffle(order)
-        while order:
-            size = rng.randint(3, 64)
-            batch, order = order[:size], order[size:]
-            vectors.update(zip(batch, np.asarray(model.encode(batch))))
-        shuffled = evaluate_dataset(out, "patenteb", version,
-                                    encoder=Encoder(model.name, lambda ts: np.stack([vectors[t] for t in ts])))
-        assert shuffled.frame().equals(published), f"batching {seed} changed a score"
+    rng, order, vectors = random.Random(1), texts[:], {}
+    rng.shuffle(order)
+    while order:  # batches unlike the published run's: another order, random sizes
+        size = rng.randint(3, 64)
+        batch, order = order[:size], order[size:]
+        vectors.update(zip(batch, np.asarray(model.encode(batch))))
+    shuffled = evaluate_dataset(out, "patenteb", version,
+                                encoder=Encoder(model.name, lambda ts: np.stack([vectors[t] for t in ts])))
+    assert shuffled.frame().equals(published), "a score changed with the batches"
