@@ -8,7 +8,7 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 
 from patentfactory.evaluation import evaluate_dataset, write_report
-from patentfactory.evaluation.report import render_report
+from patentfactory.evaluation.report import render_report, summary_of
 from patentfactory.store.storage import Storage
 
 from .observe import log_counts
@@ -27,9 +27,7 @@ def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int
                scores=len(result.scores))
     create_markdown_artifact(key=f"{dataset}-eval", description=f"{dataset} {result.version} baselines",
                              markdown=render_report(result))
-    return {"dataset": dataset, "version": result.version, "scores": paths.scores, "report": paths.report,
-            "overall": {model: mean for model, (mean, _n) in result.overall().items()},
-            "skipped": [s.task for s in result.skipped]}
+    return {**summary_of(result), "scores": paths.scores, "report": paths.report}
 
 
 @flow(name="evaluate")

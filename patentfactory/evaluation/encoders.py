@@ -58,6 +58,11 @@ def quiet_progress_bars() -> None:
         pass
 
 
+def packaged_model_path() -> Path:
+    """The folder of the pip-packaged all-MiniLM-L6-v2 (weights, tokenizer.json): never a hub download."""
+    return Path(importlib.import_module(DEFAULT_MODEL_PACKAGE).get_model_path())
+
+
 @lru_cache(maxsize=4)
 def shared_model(path: str, device: str):
     """One loaded SentenceTransformer per (folder, device) per process: a night builds and then scores with the
@@ -78,7 +83,7 @@ def load_encoder(model_path: str | Path | None = None, batch_size: int = 64,
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     if model_path is None:
-        path, name = Path(importlib.import_module(DEFAULT_MODEL_PACKAGE).get_model_path()), DEFAULT_MODEL_NAME
+        path, name = packaged_model_path(), DEFAULT_MODEL_NAME
     else:
         path, name = Path(model_path), Path(model_path).name
         if not path.is_dir():

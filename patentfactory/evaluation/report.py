@@ -98,16 +98,20 @@ def render_report(result: EvalResult) -> str:
     return "\n".join(out) + "\n"
 
 
+def summary_of(result: EvalResult) -> dict:
+    """What a night reports of an evaluation: the overall mean per model, the skipped tasks, the settings."""
+    return {"dataset": result.dataset, "version": result.version,
+            "overall": {model: mean for model, (mean, _n) in result.overall().items()},
+            "skipped": [s.task for s in result.skipped], "settings": result.settings}
+
+
 def write_report(storage: Storage, result: EvalResult) -> ReportPaths:
     """Write scores.parquet, report.md, scores.png and then summary.json for the result; returns their URIs."""
     prefix = eval_prefix(result.dataset, result.version)
     storage.write_bytes(f"{prefix}/{SCORES_FILE}", parquet_bytes(result.frame()).data)
     storage.write_bytes(f"{prefix}/{PLOT_FILE}", render_plot(result))
     storage.write_text(f"{prefix}/{REPORT_FILE}", render_report(result))
-    summary = {"dataset": result.dataset, "version": result.version,
-               "overall": {model: mean for model, (mean, _n) in result.overall().items()},
-               "skipped": [s.task for s in result.skipped], "settings": result.settings}
-    storage.write_text(f"{prefix}/{SUMMARY_FILE}", json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    storage.write_text(f"{prefix}/{SUMMARY_FILE}", json.dumps(summary_of(result), indent=2, sort_keys=True) + "\n")
     log.info("wrote eval report for %s %s to %s", result.dataset, result.version, storage.uri(prefix))
     return ReportPaths(*(storage.uri(prefix, f) for f in (SCORES_FILE, REPORT_FILE, PLOT_FILE)))
 

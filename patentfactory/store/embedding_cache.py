@@ -5,8 +5,8 @@ all-MiniLM-L6-v2); the nightly corpus changes little, so vectors are kept per (m
 Parquet parts under `<data>/cache/embeddings/<model>/` (or PF_PATHS__EMBEDDING_CACHE, shared by data dirs).
 Eval reads the same cache: a night scores a new version encoding only the texts no earlier build or eval saw.
 Its scores, written to 5 decimals, do not depend on which batch a text was encoded in (the vectors differ by
-~1e-7; tests/evaluation/test_patenteb_eval.py scores the sample with vectors from shuffled batches). A part is written only after its batch is
-encoded, so a killed run keeps every finished part and loses at most one batch of work.
+~1e-7; tests/flows/test_sample_whole.py rescores the sample build with vectors from shuffled batches).
+A part is written only after its batch is encoded, so a killed run keeps every finished part and loses at most one batch of work.
 
 Fan-out (issue 18): `encoder(encode, fill=...)` hands the missing texts, in chunks, to `fill`, which may
 encode them anywhere (tasks on the flow's runner, Dask workers) as long as each chunk ends as a part here
