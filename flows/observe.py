@@ -43,11 +43,13 @@ def parse_counts(message: str) -> dict[str, Any] | None:
 
 
 def ingest_counts(stage: str, stats: dict, **extra: Any) -> dict[str, Any]:
-    """An `IngestStats` summary: in = publications + rejects, out = publications, per-table rows as extra."""
+    """An `IngestStats` summary: in = publications + rejects, out = publications, per-table rows as extra; documents
+    skipped as not patents and records keeping a field raw (flags) by kind, neither counted as rejected."""
     out = stats["records"].get("publications", 0)
     return log_counts(stage, records_in=out + stats["rejects"], records_out=out, rejected=stats["rejects"],
                       source=stats["source"], files=stats["files"], skipped=stats["skipped"],
-                      failed=stats["failed"], tables=stats["records"], **extra)
+                      failed=stats["failed"], tables=stats["records"], not_patents=stats.get("not_patents", {}),
+                      flags=stats.get("flags", {}), **extra)
 
 
 def published_counts(stage: str, manifest: dict, *, records_in: int | None, records_out: int | None,

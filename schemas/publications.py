@@ -29,6 +29,14 @@ PUBLICATIONS = TableSpec(
         C("doc_type", pa.string(), "utility / design / plant / reissue / sir / application"),
         C("cited_by_count", pa.int32(), "patents citing this publication as the source counts them (Lens `Cited by "
           "Patent Count` / `cited_by.patent_count`), citers outside the warehouse included; null when not said"),
+        C("app_id_raw", pa.string(), "the application number as the source wrote it, only where it did not "
+          "normalise (then `app_id` is null and `flags` holds 'app_id')"),
+        C("priorities_raw", STR_LIST, "priority numbers as written that did not normalise (not in `priorities`; "
+          "`flags` holds 'priority')"),
+        C("classes_raw", STR_LIST, "IPC/CPC symbols as written that did not normalise (not in `ipc`/`cpc`; "
+          "`flags` holds 'classification')"),
+        C("flags", STR_LIST, "secondary fields kept raw instead of costing the record: app_id, priority, "
+          "classification (counted in ingest stats, rate watched by the drift gate)"),
         C("source", pa.string(), "source name (uspto_bulk, lens, epo_ops, ...)", nullable=False),
         C("source_file", pa.string(), "raw file (cache name) the record came from"),
         C("raw", pa.string(), "raw record (Lens JSON line / CSV row as JSON) or a reference file#doc_index@byte_offset"),

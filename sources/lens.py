@@ -56,6 +56,8 @@ DOC_TYPES = {"PATENT_APPLICATION": "application", "GRANTED_PATENT": "utility", "
 CITED_PHASE = {"APP": "applicant", "SEA": "examiner", "ISR": "examiner", "EXA": "examiner", "SUP": "examiner",
                "IPE": "examiner", "PRS": "examiner", "OPP": "other", "TPO": "other"}
 _ID_PARTS = re.compile(r"^\s*(?:PCT/)?([A-Z]{2})[\s_/-]*(.+?)(?:[\s_]+([A-Z]\d?))?\s*$")
+# the ~2015 layout's application / priority cells: country, number, kind, filing date ('AT 33585 A 19850206')
+_NUMBER_KIND_DATE = re.compile(r"^([A-Z]{2})[\s_]+(.+?)[\s_]+([A-Z]\d?)(?:[\s_]+((?:19|20)\d{6}))?$")
 _OWNER_DATE = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)\s*$")
 _LENS_ID = re.compile(r"^\d{3}-\d{3}-\d{3}-\d{3}-\d{2}[\dX]$")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -96,15 +98,68 @@ def split_multi(cell: str | None) -> list[str]:
 
 
 def priority_entry(text: str, when: date | None = None) -> dict:
-    """'US 201562130600 P' / 'US 62/130,600' / 'PCT/US2017/034582' -> {country, number, date}: the number is the
-    application key's (`transforms.patent_ids.app_id`), so 'US 201562130600' and the USPTO '62/130,600' agree."""
+    """'US 201562130600 P' / 'US 62/130,600' / 'PCT/US2017/034582' / 'AT 33585 A 19850206' -> {country, number,
+    date}: the number is the application key's (`transforms.patent_ids.app_id`), so 'US 201562130600' and the USPTO
+    '62/130,600' agree; kind `W` under an office is a PCT application ('US 2006/0000980 W' -> WO US2006000980); a
+    filing date written after the kind is the entry's date (else `when`)."""
     t = text.strip().upper()
-    m = _ID_PARTS.match(t)
-    if not m:
-        raise PatentIdError(f"not a priority number: {text!r}")
-    key = app_id("WO", t) if t.startswith("PCT") else app_id(m.group(1), m.group(2))
+    spaced = None if t.startswith("PCT") else _NUMBER_KIND_DATE.match(t)
+    if spaced:
+        cc, number, kind, filed = spaced.groups()
+        key = app_id(cc, number, kind)
+        when = lens_date(filed) if filed else when
+    else:
+        m = _ID_PARTS.match(t)
+        if not m:
+            raise PatentIdError(f"not a priority number: {text!r}")
+        key = app_id("WO", t) if t.startswith("PCT") else app_id(m.group(1), m.group(2), m.group(3))
     country, number = key.split("-", 1)
     return {"country": country, "number": number, "date": when}
+
+
+class Kept:
+    """Secondary fields of one record that did not normalise: kept as written and flagged, never a reject."""
+
+    def __init__(self) -> None:
+        self.app_raw: str | None = None
+        self.priorities: list[str] = []
+        self.classes: list[str] = []
+
+    def app(self, text: str | None) -> dict | None:
+        if not (text or "").strip():
+            return None
+        try:
+            return priority_entry(text)
+        except PatentIdError as exc:
+            log.debug("lens: application number %r kept raw: %s", text, exc)
+            self.app_raw = text.strip()
+            return None
+
+    def priority_list(self, cells: list[str], when: date | None) -> list[dict]:
+        out = []
+        for cell in cells:
+            try:
+                out.append(priority_entry(cell, when))
+            except PatentIdError as exc:
+                log.debug("lens: priority %r kept raw: %s", cell, exc)
+                self.priorities.append(cell)
+        return out
+
+    def symbols(self, cells: list[str | None]) -> list[str]:
+        out = []
+        for cell in cells:
+            symbol = normalise_ipc(cell)
+            if symbol:
+                out.append(symbol)
+            elif (cell or "").strip():
+                self.classes.append(cell.strip())
+        return unique(out)
+
+    def columns(self) -> dict:
+        flags = [name for name, held in (("app_id", self.app_raw), ("priority", self.priorities),
+                                         ("classification", self.classes)) if held]
+        return {"app_id_raw": self.app_raw, "priorities_raw": self.priorities, "classes_raw": self.classes,
+                "flags": flags}
 
 
 def member_ids(cells: list[str]) -> list[str]:
@@ -179,22 +234,24 @@ def _csv_publication(f: dict, source_file: str, raw: str) -> dict:
     cc, number, kind = parse_pub_id(f["key"])
     kind = kind or (f.get("kind") or "").strip().upper()
     row = _base_row(f"{cc}-{number}-{kind}", kind, source_file, raw)
-    app = priority_entry(f["app"]) if f.get("app") else None
+    kept = Kept()
+    app = kept.app(f.get("app"))
     prio_cells = split_multi(f.get("priorities"))
     earliest = lens_date(f.get("earliest"))
-    ipc = unique([normalise_ipc(s) for s in split_multi(f.get("ipc"))])
+    ipc = kept.symbols(split_multi(f.get("ipc")))
     inventors, applicants = _csv_parties(f)
     doc_type = (f.get("doc_type") or "").strip().upper().replace(" ", "_")
     row.update({
         "pub_date": lens_date(f.get("pub_date")), "app_id": f"{app['country']}-{app['number']}" if app else None,
         "app_date": lens_date(f.get("app_date")), "title": (f.get("title") or "").strip() or None,
         "abstract": clean_text(f.get("abstract")) or None, "lang": None, "ipc": ipc,
-        "ipc3": ipc[0][:3] if ipc else None, "cpc": unique([normalise_ipc(s) for s in split_multi(f.get("cpc"))]),
+        "ipc3": ipc[0][:3] if ipc else None, "cpc": kept.symbols(split_multi(f.get("cpc"))),
         "inventors": inventors, "applicants": applicants,
-        "priorities": [priority_entry(p, earliest if len(prio_cells) == 1 else None) for p in prio_cells],
+        "priorities": kept.priority_list(prio_cells, earliest if len(prio_cells) == 1 else None),
         "doc_type": DOC_TYPES.get(doc_type, doc_type.lower() or None),
         "cited_by_count": count_or_none(f.get("cited_by")),
     })
+    row.update(kept.columns())
     return row
 
 
@@ -325,13 +382,16 @@ def _json_publication(rec: dict, source_file: str, raw: str) -> dict:
     title, lang = _texts(biblio.get("invention_title"))
     abstract, _ = _texts(rec.get("abstract"), lang or "en")
     parties = biblio.get("parties") or {}
-    ipc = unique([normalise_ipc(c.get("symbol")) for c in (biblio.get("classifications_ipcr") or {}).get(
+    kept = Kept()
+    ipc = kept.symbols([c.get("symbol") for c in (biblio.get("classifications_ipcr") or {}).get(
         "classifications", [])])
-    cpc = [normalise_ipc(c.get("symbol")) for c in (biblio.get("classifications_cpc") or {}).get(
-        "classifications", [])]
+    cpc = kept.symbols([c.get("symbol") for c in (biblio.get("classifications_cpc") or {}).get(
+        "classifications", [])])
+    app_entry = kept.app(f"{app.get('jurisdiction') or ''} {app['doc_number']} {app.get('kind') or ''}".strip()
+                         if app.get("doc_number") else None)
     row.update({
         "pub_date": lens_date(rec.get("date_published") or ref.get("date")),
-        "app_id": app_id(app["jurisdiction"], app["doc_number"]) if app.get("doc_number") else None,
+        "app_id": f"{app_entry['country']}-{app_entry['number']}" if app_entry else None,
         "app_date": lens_date(app.get("date")), "title": title, "abstract": clean_text(abstract) or None,
         "lang": lang or rec.get("lang"), "ipc": ipc, "ipc3": ipc[0][:3] if ipc else None, "cpc": unique(cpc),
         "inventors": [_person((p.get("extracted_name") or {}).get("value", ""), p.get("residence"))
@@ -340,12 +400,14 @@ def _json_publication(rec: dict, source_file: str, raw: str) -> dict:
                         "country": p.get("residence") or p.get("extracted_country")}
                        for kind, key in (("applicant", "applicants"), ("owner", "owners_all"))
                        for p in parties.get(key, [])],
-        "priorities": [priority_entry(f"{c['jurisdiction']} {c['doc_number']}", lens_date(c.get("date")))
-                       for c in (biblio.get("priority_claims") or {}).get("claims", [])],
+        "priorities": [e for c in (biblio.get("priority_claims") or {}).get("claims", [])
+                       for e in kept.priority_list([f"{c.get('jurisdiction') or ''} {c.get('doc_number') or ''} "
+                                                    f"{c.get('kind') or ''}".strip()], lens_date(c.get("date")))],
         "doc_type": DOC_TYPES.get(rec.get("publication_type") or "", (rec.get("publication_type") or "").lower()
                                   or None),
         "cited_by_count": _json_cited_by(biblio),
     })
+    row.update(kept.columns())
     return row
 
 

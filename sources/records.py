@@ -22,10 +22,14 @@ def snippet(data: bytes | str | None) -> str:
 
 @dataclass
 class ParseResult:
-    """Rows per warehouse table (dicts following `schemas`) and reject rows."""
+    """Rows per warehouse table (dicts following `schemas`), reject rows, and input units skipped by kind.
+
+    `skipped`: units that are no record of ours by design (a weekly file's sequence listings), counted by kind,
+    never rejects, so reject rates stay about errors."""
 
     rows: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
     rejects: list[dict] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
 
     def add(self, table: str, row: dict) -> None:
         self.rows[table].append(row)
@@ -37,10 +41,15 @@ class ParseResult:
         self.rejects.append({"source": source, "source_file": source_file, "locator": locator,
                              "error_class": error_class, "message": message, "snippet": snippet(data)})
 
+    def skip(self, kind: str, n: int = 1) -> None:
+        self.skipped[kind] = self.skipped.get(kind, 0) + n
+
     def extend(self, other: "ParseResult") -> None:
         for table, rows in other.rows.items():
             self.rows[table].extend(rows)
         self.rejects.extend(other.rejects)
+        for kind, n in other.skipped.items():
+            self.skip(kind, n)
 
     def count(self, table: str) -> int:
         return len(self.rows.get(table, []))

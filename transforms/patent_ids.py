@@ -9,6 +9,12 @@ Application key (`app_id`), one for every source: US is the USPTO form, series c
 (`62/130,600`, Lens/DOCDB `201562130600` -> `US-62130600`); a PCT application is `WO-` + receiving office + 4-digit
 year + 6-digit serial (`PCT/US04/12345`, DOCDB `US2004012345`, epodoc `WO2004US12345` -> `WO-US2004012345`); an EP
 application is the DOCDB `yy` + 6 digits (epodoc `EP20100167109` and original `10167109.3` -> `EP-10167109`).
+A PCT application written under its receiving office with kind `W` (DOCDB, Lens: `US 2006/0000980 W`,
+`US 9912817 W`) is that PCT application (`app_id(cc, number, "W")` -> `WO-US2006000980`, `WO-US1999012817`).
+A publication number of an office whose numbers hold letters (`IN 1442CH2015 A`, `AU PO505497 D0`,
+`HR P20251003 T1`) is a usable id as the office writes it: outside US and WO (whose numbering is known here)
+a letters-and-digits number the strict rules do not read is kept as written, separators removed.
+A trailing publication date after the kind (`EP 0259054 B9 20031217`, corrected publications) is dropped.
 Text that cannot be read raises PatentIdError (never another exception, never a guessed id).
 """
 from __future__ import annotations
@@ -39,6 +45,12 @@ _PCT = re.compile(r"^(?:PCT|WO)?[\s/\-]*([A-Z]{2})[\s/\-]*((?:19|20)\d{2}|\d{2})
 _PCT_EPODOC = re.compile(r"^(?:WO)?((?:19|20)\d{2})([A-Z]{2})(\d{1,6})$")
 _CC_IN_NUMBER = re.compile(r"^[A-Z]{2}[\s\-]*(?=(?:RE|PP|RX|AI|D|H|T|X|S|I|M)?\d)")
 _CHECK_DIGIT = re.compile(r"^(.*\d)\s*\.\s*[\dX]$")  # EP '10167109.3', CN '201110089928.X', DE '...345.6'
+_KIND_THEN_DATE = re.compile(r"^(.*\s[A-Z]\d?)\s+(?:19|20)\d{6}$")  # 'EP 0259054 B9 20031217'
+_DOCDB_SPACED = re.compile(r"^([A-Z]{2})[\s.\-]+([A-Z0-9]*\d[A-Z0-9]*)[\s.\-]+([A-Z]\d?)$")
+_OFFICE_NUMBER = re.compile(r"^[A-Z0-9]*\d[A-Z0-9]*$")
+STRICT_OFFICES = ("US", "WO")  # offices whose every number form is known here: nothing is kept as written
+MAX_NUMBER_CHARS = 24
+MIN_OFFICE_DIGITS = 4  # an office number kept as written has a serial ('0A', 'H04L' are not numbers)
 
 
 class PatentIdError(ValueError):
@@ -89,6 +101,19 @@ def normalise_number(number: str, country: str = "") -> str:
     return prefix + stripped
 
 
+def office_number(number: str, country: str) -> str:
+    """`normalise_number`, or for an office outside STRICT_OFFICES a letters-and-digits number as written
+    (separators removed): `IN 1442CH2015`, `AU PO505497`, `HR P20251003` are DOCDB numbers of their office."""
+    try:
+        return normalise_number(number, country)
+    except PatentIdError:
+        raw = _SEP.sub("", str(number).strip().upper())
+        if country.upper() in STRICT_OFFICES or not (raw.isascii() and _OFFICE_NUMBER.fullmatch(raw)) \
+                or len(raw) > MAX_NUMBER_CHARS or sum(c.isdigit() for c in raw) < MIN_OFFICE_DIGITS:
+            raise
+        return raw
+
+
 def pub_id(country: str, number: str, kind: str | None) -> str:
     """DOCDB-style publication id; kind may be empty (then the id ends with '-')."""
     cc = (country or "").strip().upper()
@@ -100,7 +125,7 @@ def pub_id(country: str, number: str, kind: str | None) -> str:
     # the country repeated in the number: USPTO citations write <country>WO</country><doc-number>WO 2013/003625
     text = str(number).strip().upper()
     num = _CC_IN_NUMBER.sub("", text, count=1) if text[:2] == cc else number
-    return f"{cc}-{normalise_number(num, cc)}-{k}"
+    return f"{cc}-{office_number(num, cc)}-{k}"
 
 
 def _us_app(raw: str, original: str) -> str:
@@ -134,8 +159,24 @@ def _pct_app(raw: str) -> str | None:
     return f"{office}{_year4(year)}{int(serial):06d}"
 
 
-def app_id(country: str, number: str) -> str:
-    """The application key `CC-NUMBER` every source writes and every join compares (forms: module docstring)."""
+def pct_app_id(office: str, number: str) -> str:
+    """A PCT application as DOCDB and Lens write it, under the receiving office with kind `W`: the digits are a
+    4-digit year + 6 or 7-digit serial (`2006/0000980`, `2011 0040981`) or, before 2004, a 2-digit year + 5-digit
+    serial (`9912817`) -> `WO-` + office + year + 6-digit serial."""
+    cc = (office or "").strip().upper()
+    digits = re.sub(r"[\s/,.\-]", "", str(number or ""))
+    m = re.fullmatch(r"((?:19|20)\d{2})(\d{6,7})", digits) or re.fullmatch(r"(\d{2})(\d{5})", digits)
+    if not _CC.fullmatch(cc) or not m or int(m.group(2)) >= 1_000_000:
+        raise PatentIdError(f"not a PCT application number: {office!r} {number!r} W")
+    return f"WO-{cc}{_year4(m.group(1))}{int(m.group(2)):06d}"
+
+
+def app_id(country: str, number: str, kind: str | None = None) -> str:
+    """The application key `CC-NUMBER` every source writes and every join compares (forms: module docstring).
+
+    `kind`: the application kind where the source gives one; `W` under a national office is a PCT application."""
+    if (kind or "").strip().upper() == "W" and (country or "").strip().upper() not in ("WO", "PCT"):
+        return pct_app_id(country, number)
     cc = (country or "").strip().upper()
     original = str(number if number is not None else "").strip().upper()
     if cc == "PCT" or original.startswith("PCT"):
@@ -229,12 +270,15 @@ def parse_pub_id(text: str) -> tuple[str, str, str]:
     'US2011/0002889 A1', 'US20110002889A1', 'WO 99/12345', 'WO2004/012345 A1', 'RE38,123', 'D512345')
     into (country, number, kind); PatentIdError for anything else (a PCT application number included)."""
     t = str(text).strip().upper()
+    dated = _KIND_THEN_DATE.match(t)
+    if dated:  # a corrected publication's date after its kind: 'EP 0259054 B9 20031217'
+        t = dated.group(1)
     try:
         if re.fullmatch(r"[A-Z]{2}-[A-Z0-9]+-[A-Z0-9]*", t):
             cc, num, kind = t.split("-")
             if kind and not re.fullmatch(r"[A-Z]\d?", kind):
                 raise PatentIdError(f"bad kind code in {text!r}")
-            return cc, normalise_number(num, cc), kind
+            return cc, office_number(num, cc), kind
         if t.startswith("PCT"):
             raise PatentIdError(f"a PCT application number, not a publication: {text!r}")
         bare = _bare_us(t)
@@ -253,6 +297,10 @@ def parse_pub_id(text: str) -> tuple[str, str, str]:
         compact = _SEP.sub("", t)
         m = _PUB.match(compact)
         if not m:
+            spaced = _DOCDB_SPACED.match(t)  # 'IN 1442CH2015 A': country, office number, kind apart
+            if spaced and spaced.group(1) not in STRICT_OFFICES:
+                cc, num, kind = spaced.groups()
+                return cc, office_number(num, cc), kind
             raise PatentIdError(f"not a publication number: {text!r}")
         cc, num, kind = m.group("cc"), m.group("num"), m.group("kind") or ""
         return cc, normalise_number(num, cc), kind

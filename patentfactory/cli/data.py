@@ -96,8 +96,14 @@ def _parse_command(source: str) -> None:
         primary, fn = _parsers()[source]
         if out_path.suffix != ".parquet":
             raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/pubs.parquet")
-        counts = write_parsed((res for f in files for res in iter_source_file(source, fn, f)), out_path, primary)
+        from patentfactory.stages.ingest import IngestStats
+
+        summary = IngestStats(source)
+        counts = write_parsed((summary.see(res) for f in files for res in iter_source_file(source, fn, f)),
+                              out_path, primary)
         out.print(", ".join(f"{k}: {v:,}" for k, v in counts.items()) + f" -> {out_path}", soft_wrap=True)
+        for line in summary.notes():
+            out.print(line, soft_wrap=True)
 
 
 for _source in ("uspto", "lens", "ops", "ptab", "sparql"):

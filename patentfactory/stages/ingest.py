@@ -26,8 +26,15 @@ log = logging.getLogger(__name__)
 ParseFn = Callable[[Path], Iterable[ParseResult]]
 
 
+def _bump(counts: dict[str, int], key: str, n: int = 1) -> None:
+    counts[key] = counts.get(key, 0) + n
+
+
 @dataclass
 class IngestStats:
+    """`skipped`: files already ingested; `not_patents`: documents of a file that are no patent (a weekly file's
+    sequence listings), by kind; `flags`: records that kept a secondary field raw, by field (`publications.flags`)."""
+
     source: str
     files: int = 0
     skipped: int = 0
@@ -35,9 +42,43 @@ class IngestStats:
     records: dict[str, int] = field(default_factory=dict)
     rejects: int = 0
     unreadable: list[str] = field(default_factory=list)  # files that failed or gave rejects only
+    not_patents: dict[str, int] = field(default_factory=dict)
+    flags: dict[str, int] = field(default_factory=dict)
 
     def add(self, table: str, n: int) -> None:
-        self.records[table] = self.records.get(table, 0) + n
+        _bump(self.records, table, n)
+
+    def see(self, result: ParseResult) -> ParseResult:
+        """Count a batch's skipped documents and flagged records (rows and rejects are counted where written)."""
+        for kind, n in result.skipped.items():
+            _bump(self.not_patents, kind, n)
+        for row in result.rows.get("publications", ()):
+            for flag in row.get("flags") or ():
+                _bump(self.flags, flag)
+        return result
+
+    def merge(self, part: dict) -> None:
+        """Add another file's stats (`asdict` form; parts written before these counts existed add none)."""
+        self.files += part["files"]
+        self.skipped += part["skipped"]
+        self.failed += part["failed"]
+        self.rejects += part["rejects"]
+        self.unreadable += part.get("unreadable", [])
+        for table, n in part["records"].items():
+            self.add(table, n)
+        for key, into in (("not_patents", self.not_patents), ("flags", self.flags)):
+            for name, n in (part.get(key) or {}).items():
+                _bump(into, name, n)
+
+    def notes(self) -> list[str]:
+        """What a reader of the counts should look at besides rejects: documents skipped and fields kept raw."""
+        out = []
+        if self.not_patents:
+            out.append("not patents, skipped: " + ", ".join(f"{k} {v:,}" for k, v in sorted(self.not_patents.items())))
+        if self.flags:
+            out.append("records keeping a field raw (publications.flags): "
+                       + ", ".join(f"{k} {v:,}" for k, v in sorted(self.flags.items())))
+        return out
 
 
 @dataclass
@@ -89,6 +130,7 @@ def _ingest_file(stores: Stores, source: str, path: Path, parse: ParseFn, parser
     n_rec = n_rej = n_rows = 0
     try:
         for i, result in enumerate(parse(path)):
+            stats.see(result)
             tables = result.to_arrow()
             stores.warehouse.write_item_parts(item, f"{i:05d}", tables)
             for table, arrow in tables.items():

@@ -19,8 +19,10 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 
 log = logging.getLogger(__name__)
-USPTO_PARSER_VERSION = "uspto-2"  # uspto-2: one application key, IPC forms, formula tokens (issue 31)
-LENS_PARSER_VERSION = "lens-3"  # 2: publications.cited_by_count; 3: app keys, empty citations rejected
+# uspto-2: one application key, IPC forms, formula tokens (issue 31); 3: PATDOC v2.4, non-patents skipped (issue 37)
+USPTO_PARSER_VERSION = "uspto-3"
+# 2: publications.cited_by_count; 3: app keys, empty citations rejected; 4: kept-raw fields, PCT `W`, family sizes
+LENS_PARSER_VERSION = "lens-4"
 
 
 def stores_for(data_dir: str | Path) -> Stores:
@@ -68,13 +70,7 @@ def ingest_uspto_file(data_dir: str | Path, base_url: str, bulk_file: dict, api_
 def merge_stats(source: str, parts: list[dict]) -> dict:
     total = IngestStats(source)
     for p in parts:
-        total.files += p["files"]
-        total.skipped += p["skipped"]
-        total.failed += p["failed"]
-        total.rejects += p["rejects"]
-        total.unreadable += p.get("unreadable", [])
-        for table, n in p["records"].items():
-            total.add(table, n)
+        total.merge(p)
     return asdict(total)
 
 

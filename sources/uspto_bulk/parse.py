@@ -21,6 +21,7 @@ from .model import SOURCE, Doc, emit
 from .pap import parse_pap
 from .patdoc import parse_patdoc
 from .safexml import UnsafeXMLError, parse_xml
+from .sgml import patdoc_as_xml
 from .split import DEFAULT_LIMITS, Limits, OversizedDocument, iter_documents
 from .text import FORMULA_OPEN, formula_batch, resolve_formulas
 from .v4 import parse_v4
@@ -43,14 +44,28 @@ class UnknownFormatError(ValueError):
     """A document whose DOCTYPE/root element is none of the USPTO formats we read."""
 
 
+class NonPatentDocument(UnknownFormatError):
+    """A document whose DOCTYPE declares a kind that is no patent (a `sequence-cwu` sequence listing): skipped and
+    counted by `kind`, never a reject."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(f"not a patent document: DOCTYPE {kind!r}")
+        self.kind = kind
+
+
 class DocumentTooLargeError(ValueError):
     """A document over the splitter's per-document cap."""
 
 
-def _root_name(head: bytes) -> str | None:
+def _doctype_name(head: bytes) -> str | None:
     m = _DOCTYPE.search(head)
-    if m:
-        return m.group(1).decode("ascii")
+    return m.group(1).decode("ascii") if m else None
+
+
+def _root_name(head: bytes) -> str | None:
+    name = _doctype_name(head)
+    if name:
+        return name
     body = re.sub(rb"<\?.*?\?>|<!--.*?-->", b"", head, flags=re.S)
     m = _ROOT.search(body)
     return m.group(1).decode("ascii") if m else None
@@ -64,6 +79,8 @@ def detect_format(data: bytes) -> str:
         return "aps"
     name = _root_name(head) if stripped.startswith(b"<") else None
     fmt = FORMATS.get(name or "")
+    if fmt is None and name and _doctype_name(head) == name:
+        raise NonPatentDocument(name)  # a declared document type that is no patent: skipped, counted by kind
     if fmt is None:
         seen = f"root/DOCTYPE {name!r}" if name else f"content starting {stripped[:40]!r}"
         raise UnknownFormatError(f"unknown USPTO document format: {seen}; expected one of "
@@ -89,7 +106,7 @@ def to_doc(data: bytes) -> Doc:
     fmt = detect_format(data)
     if fmt == "aps":
         return parse_aps(_decode_aps(data))
-    root = parse_xml(data)
+    root = parse_xml(patdoc_as_xml(data) if fmt == "patdoc" else data)
     if fmt == "v4":
         doc = _v4_fast(root, data)
         if doc is not None:
@@ -128,7 +145,8 @@ def _put_latex(result: ParseResult, formulas: list[str]) -> None:
 
 def parse_document(data: bytes, source_file: str, doc_index: int, offset: int,
                    formulas: list[str] | None = None) -> ParseResult:
-    """One document -> its rows, or exactly one reject row saying where and why.
+    """One document -> its rows, exactly one reject row saying where and why, or (a non-patent document such as a
+    sequence listing) nothing but a count in `skipped` under its DOCTYPE.
 
     `formulas`: the caller's pending list (parse_file: one pandoc batch per yielded batch); then the rows keep
     their formula markers for the caller to resolve. Without it, the document's LaTeX is put in here."""
@@ -140,6 +158,10 @@ def parse_document(data: bytes, source_file: str, doc_index: int, offset: int,
             emit(doc, result, source_file, f"{source_file}#{doc_index}@{offset}")
         if formulas is None and pending:
             _put_latex(result, pending)
+    except NonPatentDocument as exc:
+        log.debug("%s %s skipped: %s", source_file, locator, exc)
+        result = ParseResult()
+        result.skip(exc.kind)
     except REJECTABLE as exc:
         log.info("%s %s rejected: %s: %s", source_file, locator, type(exc).__name__, exc)
         result = ParseResult()
@@ -186,4 +208,4 @@ def parse_file(path: str | Path, batch_docs: int = BATCH_DOCS,
     if in_batch or total == 0:
         _put_latex(batch, formulas)
         yield batch
-    log.info("%s: %d documents parsed", path.name, total)
+    log.info("%s: %d documents read", path.name, total)

@@ -2,8 +2,10 @@
 
 Tags are WIPO ST.32 numeric codes (`B110` number, `B130` kind, `B140` date, `B210` application,
 `B511` main IPC, `B540` title, `B561`/`B562` patent/other citations, `B721` inventors, `B731`
-assignees); text sits in `PDAT` leaves. No real sample is in the conformance set, so this parser
-follows the published v2.5 DTD layout and is exercised by a synthetic fixture.
+assignees); text sits in `PDAT` leaves. v2.4 (every 2001 weekly file) has the same elements but is
+not well-formed XML as shipped: `sgml.patdoc_as_xml` mends it first. Its claims carry no `CLREF`, so
+dependencies are read from the claim text ("as in claim 1"). Conformance: the real 2001 slice in
+`real-samples/volume/uspto/grants_2001_sample.xml` (v2.4) and a v2.5 fixture.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from .convert import (
     upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
-from .model import Citation, Claim, Doc, Field, FieldTable, extract, nodes, party, person
+from .model import Citation, Claim, Doc, Field, FieldTable, extract, nodes, party, person, refs_in_text
 from .text import flatten, joined, paragraphs
 
 PUB_FIELDS = FieldTable(
@@ -102,9 +104,10 @@ def patdoc_related(root: etree._Element) -> list[dict]:
 def patdoc_claims(root: etree._Element) -> list[Claim]:
     out = []
     for el in nodes(root, "SDOCL/CL/CLM"):
-        refs = [claim_number_of(r.get("ID")) for r in el.iter("CLREF")]
+        number = claim_number_of(el.get("ID"))
         text = strip_claim_number(flatten(el, breaks={"PARA"}))
-        out.append(Claim(claim_number_of(el.get("ID")), text, [r for r in refs if r]))
+        refs = [r for r in (claim_number_of(r.get("ID")) for r in el.iter("CLREF")) if r]
+        out.append(Claim(number, text, refs or refs_in_text(text, number)))  # v2.4: no CLREF, refs in the text
     return out
 
 

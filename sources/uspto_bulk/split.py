@@ -1,8 +1,9 @@
 """Split a USPTO weekly file into its documents, streaming, with memory independent of file size.
 
 A weekly file (`ipgYYMMDD.zip`, `ipaYYMMDD.zip`, the bare `.xml` inside, or an APS `.txt`) is many
-documents concatenated. XML documents each start with their own `<?xml ...?>`; APS text documents
-start with a `PATN` line. We read the zip member (or file) in chunks and cut at those markers, so
+documents concatenated. XML documents each start with their own `<?xml ...?>`, or, in the PATDOC
+v2.4 grant files of 2001, with their `<!DOCTYPE PATDOC …[ …entities… ]>` and no declaration; APS text
+documents start with a `PATN` line. We read the zip member (or file) in chunks and cut at those markers, so
 only one document is held at a time. Archives are checked before reading: member names that would
 escape a folder (zip-slip) and zip bombs are refused, and a truncated/corrupt archive raises
 `TruncatedArchiveError` instead of a bare zipfile/zlib error.
@@ -22,6 +23,8 @@ log = logging.getLogger(__name__)
 
 CHUNK_BYTES = 1 << 20
 XML_MARKER = b"<?xml "
+DOCTYPE_MARKER = b"<!DOCTYPE"
+_ELEMENT_START = re.compile(rb"<[A-Za-z_]")
 APS_MARKER = b"\nPATN"
 DATA_SUFFIXES = (".xml", ".txt", ".sgm", ".sgml")
 
@@ -203,9 +206,22 @@ class _Splitter:
         self.started = True
         return True
 
+    def _xml_start(self, start: int) -> int:
+        """Next `<?xml ` or a `<!DOCTYPE` that opens a new document: one after an element of the document
+        before it (a DOCTYPE after the current document's own declaration belongs to that document)."""
+        pos = self.buf.find(self.marker, start)
+        doctype = self.buf.find(DOCTYPE_MARKER, start, pos if pos >= 0 else len(self.buf))
+        while doctype >= 0:
+            if doctype == 0 or _ELEMENT_START.search(self.buf, 0, doctype):
+                return doctype
+            doctype = self.buf.find(DOCTYPE_MARKER, doctype + 1, pos if pos >= 0 else len(self.buf))
+        return pos
+
     def _first_start(self) -> int:
-        if self.skip == 0:
-            return self.buf.find(self.marker)
+        if self.skip == 0:  # the first `<?xml ` or, before it, the first DOCTYPE (PATDOC v2.4 has no declaration)
+            pos = self.buf.find(self.marker)
+            doctype = self.buf.find(DOCTYPE_MARKER, 0, pos if pos >= 0 else len(self.buf))
+            return doctype if doctype >= 0 else pos
         if self.buf.startswith(self.marker[1:]):
             return 0
         pos = self.buf.find(self.marker)
@@ -218,7 +234,7 @@ class _Splitter:
             self.offset -= len(junk)
             yield self._emit(junk)
         start = 1
-        while (pos := self.buf.find(self.marker, start)) >= 0:
+        while (pos := self._xml_start(start) if self.skip == 0 else self.buf.find(self.marker, start)) >= 0:
             if self.skip == 0 and _inside_cdata_or_comment(self.buf, pos):
                 start = pos + 1  # `<?xml ` quoted inside the document is not the next document
                 continue

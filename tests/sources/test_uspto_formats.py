@@ -219,3 +219,13 @@ def test_oversized_document_is_rejected_and_file_continues(tmp_path: Path) -> No
     (rej,) = result.rejects
     assert rej["error_class"] == "DocumentTooLargeError" and rej["locator"].startswith("doc=1@")
     assert int(rej["locator"].split("@")[1]) == len(_v4("10000000", "B2"))
+
+
+def test_declared_non_patent_is_skipped_but_an_undeclared_unknown_root_is_a_reject() -> None:
+    """A DOCTYPE that names no patent format is a kind of document we do not read (counted by kind); a document
+    with no DOCTYPE and an unknown root (an HTML error page in a weekly file) says nothing of its kind: a reject."""
+    seq = parse_document(b'<?xml version="1.0"?>\n<!DOCTYPE sequence-cwu SYSTEM "s.dtd" [ ]>\n<sequence-cwu/>',
+                         "ipg.xml", 3, 120)
+    assert (seq.skipped, seq.rejects, dict(seq.rows)) == ({"sequence-cwu": 1}, [], {})
+    page = parse_document(b'<?xml version="1.0"?>\n<html><body>503</body></html>', "ipg.xml", 4, 300)
+    assert page.skipped == {} and [r["error_class"] for r in page.rejects] == ["UnknownFormatError"]
