@@ -65,6 +65,8 @@ class DriftThresholds(BaseModel):
     min_rows: int = Field(50, ge=1, description="figures of a task split are compared only when both versions have "
                                                 "at least this many rows (smaller splits are noise)")
     min_coverage_count: int = Field(5, ge=1, description="a coverage value counts as gone only if it had this many")
+    flag_rate_rise: float = Field(0.02, ge=0, le=1, description="points the share of publications keeping a field "
+                                  "raw (`publications.flags`: app_id, priority, classification) may rise, per flag")
 
 
 class LLMSettings(BaseModel):

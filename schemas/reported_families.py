@@ -15,5 +15,9 @@ REPORTED_FAMILIES = TableSpec(
           "OPS gives no id, takes its members' smallest DOCDB family-id), or the id of the record listing the members",
           nullable=False),
         C("pub_id", pa.string(), "member publication (normalised)", nullable=False),
+        C("family_size", pa.int32(), "the family's size as the source reports it (Lens `Simple Family Size` / "
+          "`Extended Family Size` / JSON `size`, OPS `total-result-count` of an INPADOC family), on every row of the "
+          "family; null where the source gives none. A Lens export that gives sizes without members has one row per "
+          "family, the record itself. Checked against ours at build time (transforms.family_sizes)."),
     ),
 )

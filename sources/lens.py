@@ -42,6 +42,8 @@ LEGACY_COLUMNS = (
     "Application Number", "Application Date", "Priority Numbers", "Earliest Priority Date", "Title", "Abstract",
     "Applicants", "Inventors", "URL", "Type", "Full Text", "Cited Count", "CPC Classifications",
     "IPCR Classifications", "US Classifications", "PubMed Id(s)", "DOI(s)", "Non-Patent Citations")
+# columns some legacy exports add (the 2016 export of real-samples/volume has all of them)
+LEGACY_EXTRA_COLUMNS = ("#", "Simple Family Size", "Extended Family Size", "Sequence Count")
 # header name -> field, for both layouts (the legacy names map onto the same fields)
 FIELDS = {"Jurisdiction": "jurisdiction", "Kind": "kind", "Display Key": "key", "Publication Number": "key",
           "Publication Date": "pub_date", "Application Number": "app", "Application Date": "app_date",
@@ -50,7 +52,7 @@ FIELDS = {"Jurisdiction": "jurisdiction", "Kind": "kind", "Display Key": "key", 
           "Document Type": "doc_type", "Type": "doc_type", "Simple Family Members": "simple",
           "Extended Family Members": "extended", "CPC Classifications": "cpc", "IPCR Classifications": "ipc",
           "NPL Citations": "npl", "Non-Patent Citations": "npl", "Cited by Patent Count": "cited_by",
-          "Cited Count": "cited_by"}
+          "Cited Count": "cited_by", "Simple Family Size": "simple_size", "Extended Family Size": "extended_size"}
 DOC_TYPES = {"PATENT_APPLICATION": "application", "GRANTED_PATENT": "utility", "DESIGN_RIGHT": "design",
              "PLANT_PATENT": "plant", "AMENDED_APPLICATION": "application", "LIMITED_PATENT": "utility"}
 CITED_PHASE = {"APP": "applicant", "SEA": "examiner", "ISR": "examiner", "EXA": "examiner", "SUP": "examiner",
@@ -181,10 +183,12 @@ def _person(name: str, country: str | None = None) -> dict:
     return person
 
 
-def _family_rows(record_id: str, kind: str, members: list[str]) -> list[dict]:
-    """Members as reported; the family id is the id of the record listing them (Lens gives no family id)."""
-    ids = unique([record_id, *members]) if members else []
-    return [{"source": SOURCE, "family_kind": kind, "family_id": record_id, "pub_id": m} for m in ids]
+def _family_rows(record_id: str, kind: str, members: list[str], size: int | None = None) -> list[dict]:
+    """Members as reported; the family id is the id of the record listing them (Lens gives no family id).
+    A size without members (the legacy export) is one row, the record itself, carrying the size."""
+    ids = unique([record_id, *members]) if members or size is not None else []
+    return [{"source": SOURCE, "family_kind": kind, "family_id": record_id, "pub_id": m, "family_size": size}
+            for m in ids]
 
 
 def _base_row(pid: str, kind: str | None, source_file: str, raw: str) -> dict:
@@ -263,7 +267,8 @@ def _csv_row(result: ParseResult, fields: dict, source_file: str, raw: str) -> N
         result.add("citations", {"citing_pub_id": pid, "seq": seq, "cited_pub_id": None, "cited_npl": npl,
                                  "category": None, "cited_by": None})
     for kind in ("simple", "extended"):
-        for fam in _family_rows(pid, kind, member_ids(split_multi(fields.get(kind)))):
+        size = count_or_none(fields.get(f"{kind}_size"))
+        for fam in _family_rows(pid, kind, member_ids(split_multi(fields.get(kind))), size):
             result.add("reported_families", fam)
 
 
@@ -340,7 +345,7 @@ def parse_lens_csv(path_or_bytes: str | Path | bytes, source_file: str) -> Parse
     except ValueError as exc:
         result.reject(SOURCE, source_file, "header", exc, text[:2048])
         return result
-    known = set(MODERN_COLUMNS if layout == "modern" else LEGACY_COLUMNS)
+    known = set(MODERN_COLUMNS if layout == "modern" else LEGACY_COLUMNS + LEGACY_EXTRA_COLUMNS)
     unknown = [h for h in header if h not in known]
     if unknown:
         log.warning("lens %s: %d unknown column(s) ignored: %s", source_file, len(unknown), ", ".join(unknown))
@@ -463,9 +468,9 @@ def _jsonl_record(result: ParseResult, rec: dict, source_file: str, raw: str, wh
     citations, bad = _json_citations(pid, rec.get("biblio") or {})
     rows = {"citations": citations, "claims": _json_claims(pid, rec), "reported_families": []}
     for kind in ("simple", "extended"):
-        members = [_doc_pub_id(m.get("document_id") or {})
-                   for m in ((rec.get("families") or {}).get(f"{kind}_family") or {}).get("members", [])]
-        rows["reported_families"] += _family_rows(pid, kind, unique(members))
+        family = (rec.get("families") or {}).get(f"{kind}_family") or {}
+        members = [_doc_pub_id(m.get("document_id") or {}) for m in family.get("members", [])]
+        rows["reported_families"] += _family_rows(pid, kind, unique(members), count_or_none(family.get("size")))
     result.add("publications", row)
     for seq, exc, cite in bad:
         result.reject(SOURCE, source_file, f"{where} {pid} citation {seq}".strip(), exc,

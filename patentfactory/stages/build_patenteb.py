@@ -19,6 +19,7 @@ import polars as pl
 from schemas import validate
 from schemas.patenteb import patenteb_table
 from transforms.families import build_families
+from transforms.family_sizes import check_reported_sizes
 from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, leak_checked, task_specs
 
@@ -180,7 +181,8 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         from patentfactory.errors import PFError
         raise PFError(f"the warehouse under {root.uri('warehouse')} has no publications",
                       "run `pf ingest lens|uspto ...` (or `pf run`) first")
-    families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
+    reported = wh.frame("reported_families").lazy()
+    families = build_families(pubs.lazy(), reported).collect()
     wh.write_part("families", "derived", families.to_arrow())
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)
@@ -189,6 +191,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     tasks, stats = build_patenteb(pubs.lazy(), wh.lean_frame("claims", skip=("depends_on", "is_independent")).lazy(),
                                   wh.lean_frame("citations").lazy(), families.lazy(), params,
                                   encode=encode, count_tokens=count)
+    stats["reported_family_sizes"] = check_reported_sizes(reported, families.lazy())  # the sources' sizes vs ours
     dropped = sorted(f"{t}/{s}" for t, sp in tasks.items() for s, df in sp.items() if df.height == 0)
     tasks = {t: {s: df for s, df in sp.items() if df.height} for t, sp in tasks.items()}
     tasks = {t: sp for t, sp in tasks.items() if sp}

@@ -44,6 +44,18 @@ def _clusters(stats: dict[str, Any], task: str) -> dict[str, Any]:
     return stats.get("clusters", {}).get(task, {})
 
 
+def _family_sizes(stats: dict[str, Any]) -> str:
+    """The reported-size check (transforms.family_sizes): counts per source and kind, mismatches named."""
+    checks = stats.get("reported_family_sizes") or {}
+    if not checks:
+        return "no source in this warehouse reported a family size (0 families checked)"
+    return "; ".join(
+        f"{name}: {c.get('match', 0):,} match, {c.get('mismatch', 0):,} mismatch"
+        + (f" (e.g. {', '.join(c['mismatch_examples'])})" if c.get("mismatch_examples") else "")
+        + f", {c.get('incomplete', 0):,} not checkable (members outside the warehouse), "
+        f"{c.get('absent', 0):,} absent, of {c.get('reported', 0):,} reported" for name, c in checks.items())
+
+
 def departures(stats: dict[str, Any], params: PatenTEBParams, profile: str, scale: float | None) -> str:
     """Markdown bullets: every place this build differs from the paper, with the count it affects."""
     spec = PatenTEBParams()
@@ -68,6 +80,9 @@ def departures(stats: dict[str, Any], params: PatenTEBParams, profile: str, scal
         f"of {ipc.get('families', 0)} families are test-split families, {ipc.get('in_retrieval_test_rows', 0)} appear in "
         f"a retrieval test row; clusters_inventor {inv.get('families_in_test_split', 0)} of {inv.get('families', 0)}, "
         f"{inv.get('in_retrieval_test_rows', 0)}.",
+        "- **Families** are rebuilt from priority claims (and EPO DOCDB/INPADOC ids where ingested); the sizes the "
+        "sources report are checked against ours for every family the warehouse holds whole: "
+        f"{_family_sizes(stats)}.",
         f"- **Cluster bounds** drop clusters outside the bounds, never cut them: IPC sets {ipc.get('dropped_small', 0)} "
         f"too small / {ipc.get('dropped_large', 0)} too large dropped; inventors {inv.get('dropped_small', 0)} too small "
         f"/ {inv.get('dropped_large', 0)} too large dropped.",

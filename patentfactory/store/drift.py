@@ -5,6 +5,9 @@ that vanished). Each published file gets a small profile in the manifest (empty 
 text-length quantiles, label shares); a dataset may add warehouse coverage (counts per publication year,
 source and IPC section). Publish compares both with the version LATEST points at and refuses a version
 that crosses a threshold unless `allow_drift` is given (the override is recorded in the manifest).
+Coverage also counts publications per flag (a secondary field kept raw instead of costing its record,
+`publications.flags`): the share of each flag among all publications may not rise by more than
+`flag_rate_rise`, so a source whose number forms change shows up here, not as silently lost records.
 """
 from __future__ import annotations
 
@@ -128,11 +131,37 @@ def compare_column(path: str, column: str, old: dict, new: dict, th: DriftThresh
     return out
 
 
+FLAGS = "flags"  # coverage dimension: publications per flag; all publications = the sum over `source`
+
+
+def flag_rates(coverage: dict[str, dict[str, int]]) -> dict[str, float]:
+    """Share of publications carrying each flag (0 without publications)."""
+    total = sum((coverage.get("source") or {}).values())
+    return {flag: round(n / total, 6) if total else 0.0 for flag, n in (coverage.get(FLAGS) or {}).items()}
+
+
+def compare_flag_rates(old: dict[str, dict[str, int]], new: dict[str, dict[str, int]],
+                       th: DriftThresholds) -> list[Drift]:
+    """A flag's share of publications that moved by a point or more; blocked past `flag_rate_rise`. Compared
+    only when the previous version counted flags (one that predates them gives no rate to compare)."""
+    if FLAGS not in old or FLAGS not in new:
+        return []
+    r0, r1 = flag_rates(old), flag_rates(new)
+    out = []
+    for flag in sorted(set(r0) | set(r1)):
+        a, b = r0.get(flag, 0.0), r1.get(flag, 0.0)
+        if abs(b - a) >= 0.01 or b - a > th.flag_rate_rise:
+            out.append(Drift(f"coverage/{FLAGS}", f"{FLAGS}={flag}", "share of publications", a, b,
+                             b - a > th.flag_rate_rise, "PF_QUALITY__FLAG_RATE_RISE"))
+    return out
+
+
 def compare_coverage(old: dict[str, dict[str, int]], new: dict[str, dict[str, int]],
                      th: DriftThresholds) -> list[Drift]:
-    """Counts per year / source / IPC section: a key seen before and missing now blocks."""
-    out: list[Drift] = []
-    for dim in sorted(set(old) & set(new)):
+    """Counts per year / source / IPC section: a key seen before and missing now blocks; flag shares rising
+    past their threshold block (a flag that is gone is good news, never a missing value)."""
+    out: list[Drift] = compare_flag_rates(old, new, th)
+    for dim in sorted((set(old) & set(new)) - {FLAGS}):
         gone = sorted(k for k in set(old[dim]) - set(new[dim]) if old[dim][k] >= th.min_coverage_count)
         if gone:
             out.append(Drift(f"coverage/{dim}", dim, "values missing", ", ".join(gone[:10]), "absent",
@@ -160,7 +189,8 @@ def compare_files(old_files: list[dict], new_files: list[dict], th: DriftThresho
 
 
 def coverage_of(pubs: pl.LazyFrame) -> dict[str, dict[str, int]]:
-    """Warehouse coverage of a build's publications: counts per publication year, source and IPC section."""
+    """Warehouse coverage of a build's publications: counts per publication year, source and IPC section, and
+    publications per flag (`flags`, when the table has the column)."""
     cols = pubs.collect_schema().names()
     dims = {"year": pl.col("pub_date").dt.year().cast(pl.String) if "pub_date" in cols else None,
             "source": pl.col("source") if "source" in cols else None,
@@ -171,4 +201,8 @@ def coverage_of(pubs: pl.LazyFrame) -> dict[str, dict[str, int]]:
             continue
         counts = pubs.select(expr.alias("k")).drop_nulls().group_by("k").len().collect()
         out[dim] = {str(k): int(n) for k, n in sorted(counts.iter_rows())}
+    if FLAGS in cols:
+        counts = pubs.select(pl.col(FLAGS).list.unique().explode().alias("k")).drop_nulls().group_by("k").len() \
+            .collect()
+        out[FLAGS] = {str(k): int(n) for k, n in sorted(counts.iter_rows())}
     return out

@@ -16,6 +16,8 @@ id is the smallest DOCDB family id among them, so any member's response names it
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from lxml import etree
 
 from transforms.patent_ids import PatentIdError
@@ -61,9 +63,20 @@ def inpadoc_id(family_ids: list[str | None]) -> str | None:
 def _family(root: etree._Element, source_file: str, result: ParseResult) -> None:
     members = _members(root, source_file, result)
     ext = inpadoc_id([m["family_id"] for m in members])
+    total = root.find(".//ops:patent-family", NS)
+    size = total.get("total-result-count") if total is not None else None  # the INPADOC family's size, as OPS says
+    size = int(size) if size and size.isdigit() else None
+    # a whole INPADOC listing holds every member of each DOCDB family in it: those sizes are counts of the listing
+    listed = {m["pub_id"]: m["family_id"] for m in members}
+    docdb_sizes = Counter(listed.values()) if size == len(listed) else {}
     seen: set[tuple[str, str, str]] = set()
     for m in members:
-        for row in (family_row(m["pub_id"], m["family_id"]), family_row(m["pub_id"], ext, "extended")):
+        simple, extended = family_row(m["pub_id"], m["family_id"]), family_row(m["pub_id"], ext, "extended")
+        if extended and size is not None:
+            extended["family_size"] = size
+        if simple and docdb_sizes:
+            simple["family_size"] = docdb_sizes[m["family_id"]]
+        for row in (simple, extended):
             key = row and (row["family_kind"], row["family_id"], row["pub_id"])
             if row and key not in seen:
                 seen.add(key)

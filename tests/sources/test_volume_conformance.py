@@ -1,0 +1,144 @@
+"""Conformance on real files at volume (`../shared/real-samples/volume/`): every patent document of every era's
+weekly-file slice parsed, its claims counted as the XML holds them, no rejects; every Lens record kept.
+
+The expected figures are read from the files themselves here, independently of the parsers: documents by their
+DOCTYPE, claims with lxml (in recover mode, which reads the 2001 SGML-style files too), Lens rows with `csv`.
+"""
+from __future__ import annotations
+
+import csv
+import re
+import zipfile
+from collections import Counter
+from datetime import date
+from pathlib import Path
+
+import polars as pl
+import pytest
+from lxml import etree
+
+from schemas import PUBLICATIONS, REPORTED_FAMILIES, validate
+from sources.lens import parse_lens_csv
+from sources.uspto_bulk import parse_file
+from transforms.families import build_families
+from transforms.family_sizes import check_reported_sizes
+
+USPTO_FILES = ("grants_2001_sample.xml", "applications_sample_2001.xml", "ipg050104.small.xml",
+               "ipg060103.small.xml", "ipg090106.small.xml", "ipg120103.small.xml")
+LENS_FILE = "drones_fulltext_families_5884.csv"
+PATENT_CLAIM_TAG = {"us-patent-grant": "claim", "us-patent-application": "claim", "PATDOC": "CLM",
+                    "patent-application-publication": "claim"}
+_START = re.compile(rb"(?:<\?xml[^>]*\?>\s*)?<!DOCTYPE\s+([\w.\-]+)")
+_LENIENT = etree.XMLParser(recover=True, resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True)
+
+
+def xml_documents(data: bytes) -> list[tuple[str, bytes]]:
+    """(DOCTYPE name, bytes) of each document, cut at each declaration-or-DOCTYPE."""
+    starts = list(_START.finditer(data))
+    ends = [m.start() for m in starts[1:]] + [len(data)]
+    return [(m.group(1).decode(), data[m.start():end]) for m, end in zip(starts, ends)]
+
+
+def claims_in(kind: str, doc: bytes) -> int:
+    body = re.sub(rb"<!DOCTYPE[^\[>]*(?:\[.*?\]\s*)?>", b"", doc, count=1, flags=re.S)  # v2.4's is not XML
+    return sum(1 for _ in etree.fromstring(body, _LENIENT).iter(PATENT_CLAIM_TAG[kind]))
+
+
+@pytest.fixture(scope="module")
+def volume(real_samples: Path) -> Path:
+    return real_samples / "volume"
+
+
+@pytest.mark.parametrize("name", USPTO_FILES)
+def test_every_patent_document_parsed_with_its_claims(volume: Path, name: str) -> None:
+    data = (volume / "uspto" / name).read_bytes()
+    docs = xml_documents(data)
+    patents = [(kind, doc) for kind, doc in docs if kind in PATENT_CLAIM_TAG]
+    others = Counter(kind for kind, _ in docs if kind not in PATENT_CLAIM_TAG)
+    results = list(parse_file(volume / "uspto" / name))
+    pubs = [p for r in results for p in r.rows["publications"]]
+    claims = Counter(c["pub_id"] for r in results for c in r.rows["claims"])
+    assert [r for res in results for r in res.rejects] == []
+    assert len(pubs) == len(patents) >= 23
+    assert [claims[p["pub_id"]] for p in pubs] == [claims_in(kind, doc) for kind, doc in patents]
+    skipped: Counter[str] = Counter()
+    for r in results:
+        skipped.update(r.skipped)
+    assert skipped == others  # ipg060103: its 2 sequence-cwu listings, counted by kind
+    for r in results:
+        validate(PUBLICATIONS.from_pylist(r.rows["publications"]), PUBLICATIONS)
+
+
+def test_2001_patdoc_v24_fields_as_v25(volume: Path) -> None:
+    """The first grant of the 2001 file, every field family v2.5 gives, values as the XML holds them."""
+    (result,) = list(parse_file(volume / "uspto" / "grants_2001_sample.xml"))
+    pub = result.rows["publications"][0]
+    assert (pub["pub_id"], pub["kind"], pub["pub_date"], pub["app_id"], pub["app_date"], pub["title"]) == (
+        "US-6314555-B1", "B1", date(2001, 11, 6), "US-09125727", date(1998, 8, 25), "Software system generation")
+    assert pub["ipc"] == ["G06F 9/94"] and pub["doc_type"] == "utility"
+    assert pub["priorities"] == [{"country": "EP", "number": "97305600", "date": date(1997, 7, 25)}]
+    assert pub["inventors"][0]["name"] == "Divine T Ndumu" and pub["applicants"][0]["country"] == "GB"
+    assert pub["abstract"].startswith("A system for building collaborative software agents")
+    mine = [c for c in result.rows["claims"] if c["pub_id"] == pub["pub_id"]]
+    assert len(mine) == 40 and mine[0]["is_independent"] and mine[1]["depends_on"] == [1]  # "as in claim 1"
+    cites = [c for c in result.rows["citations"] if c["citing_pub_id"] == pub["pub_id"]]
+    assert cites[0]["cited_pub_id"] == "US-5421013-" and cites[0]["cited_by"] == "examiner"
+    assert sum(1 for d in result.rows["descriptions"] if d["pub_id"] == pub["pub_id"]) > 100
+    related = result.rows["publications"][1]["related"]
+    assert related == [{"relation": "continuation-in-part", "country": "US", "number": "08965788",
+                        "date": date(1997, 11, 7)}]
+
+
+def test_2001_weekly_file_zipped_reads_the_same(volume: Path, tmp_path: Path) -> None:
+    bare = volume / "uspto" / "grants_2001_sample.xml"
+    zipped = tmp_path / "pg011106.zip"
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.write(bare, "pg011106.xml")
+    ids = [[p["pub_id"] for r in parse_file(path) for p in r.rows["publications"]] for path in (bare, zipped)]
+    assert ids[0] == ids[1] and len(ids[0]) == 23
+
+
+@pytest.fixture(scope="module")
+def lens_volume(volume: Path):
+    path = volume / "lens" / LENS_FILE
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return rows, parse_lens_csv(path, LENS_FILE)
+
+
+def test_lens_records_in_equal_publications_out(lens_volume) -> None:
+    rows, result = lens_volume
+    assert result.rejects == [] and result.count("publications") == len(rows) == 5884
+    pubs = {p["pub_id"]: p for p in result.rows["publications"]}
+    assert len(pubs) == len(rows)
+    by_key = {r["Publication Number"]: r for r in rows}
+    # the number forms of that layout, each kept and read
+    wo = next(p for p in pubs.values() if p["raw"] and '"US 2006/0000980 W"' in p["raw"])
+    assert wo["app_id"] == "WO-US2006000980" and wo["country"] == "WO"
+    assert "EP-259054-B9" in pubs and "IN-1442CH2015-A" in pubs and "IT-PI20130081-A1" in pubs
+    assert "AU-PO505497-D0" in pubs and "IN-4304DEN2015-A" in pubs
+    first = pubs["AT-556755-T"]  # 'FR 1051751 A 20100311;;FR 1054449 A 20100607': numbers and filing dates
+    assert first["priorities"] == [{"country": "FR", "number": "1051751", "date": date(2010, 3, 11)},
+                                   {"country": "FR", "number": "1054449", "date": date(2010, 6, 7)}]
+    assert sum(len(p["flags"]) for p in pubs.values()) == 0, "every number of this export has a rule"
+    assert by_key["AT 556755 T"]["Simple Family Size"] == "11"
+
+
+def test_lens_reported_family_sizes_kept_and_checked(lens_volume) -> None:
+    rows, result = lens_volume
+    tables = result.to_arrow()
+    validate(tables["reported_families"], REPORTED_FAMILIES)
+    reported = pl.from_arrow(tables["reported_families"])
+    sizes = {(r["family_kind"], r["pub_id"]): r["family_size"] for r in reported.iter_rows(named=True)}
+    pubs = {r["Publication Number"]: p["pub_id"] for r, p in zip(rows, result.rows["publications"])}
+    for r in rows:
+        pid = pubs[r["Publication Number"]]
+        assert sizes[("simple", pid)] == int(r["Simple Family Size"])
+        assert sizes[("extended", pid)] == int(r["Extended Family Size"])
+    families = build_families(pl.from_arrow(tables["publications"]).lazy(), reported.lazy())
+    check = check_reported_sizes(reported.lazy(), families)
+    singles = sum(1 for r in rows if r["Simple Family Size"] == "1")
+    simple = check["lens simple"]
+    assert simple["reported"] == len(rows) and simple["match"] >= singles
+    assert simple["match"] + simple["mismatch"] + simple["incomplete"] + simple["absent"] == len(rows)
+    assert simple["mismatch"] == 0 and check["lens extended"]["mismatch"] == 0
