@@ -190,3 +190,29 @@ def test_converters():
     rows = claim_rows("X-1-A", ["What is claimed is:", "1. A thing.", "2. The thing of claim 1,", "wherein it is."])
     assert [(r["claim_no"], r["text"], r["depends_on"]) for r in rows] == [
         (1, "A thing.", []), (2, "The thing of claim 1,\nwherein it is.", [1])]
+
+
+def test_ops_office_number_with_letters_is_kept(real_samples: Path):
+    """A real OPS response naming a Croatian publication `HR P20251003 T1` (DOCDB: country, a number with a
+    letter, kind): the record is kept under that id, not rejected for an 'unknown letter prefix'."""
+    data = _read(real_samples, "get_biblio.response.xml")
+    data = data.replace(b'country="EP" doc-number="2400812" kind="A1"', b'country="HR" doc-number="P20251003" kind="T1"')
+    data = re.sub(rb"(<publication-reference>\s*<document-id document-id-type=\"docdb\">\s*)<country>EP</country>\s*"
+                  rb"<doc-number>2400812</doc-number>\s*<kind>A1</kind>",
+                  rb"\1<country>HR</country><doc-number>P20251003</doc-number><kind>T1</kind>", data)
+    result = parse_ops(data, "hr.xml")
+    assert result.rejects == [] and [p["pub_id"] for p in result.rows["publications"]] == ["HR-P20251003-T1"]
+    assert result.rows["publications"][0]["doc_number"] == "P20251003"
+
+
+def test_ops_family_sizes(real_samples: Path):
+    """The INPADOC family response says its size (`total-result-count`); a whole listing also gives each DOCDB
+    family's size (its members in the listing)."""
+    result = parse_ops_family(_read(real_samples, "get_family.response.xml"), "get_family.response.xml")
+    total = int(re.search(rb'total-result-count="(\d+)"', _read(real_samples, "get_family.response.xml")).group(1))
+    rows = result.rows["reported_families"]
+    extended = [r for r in rows if r["family_kind"] == "extended"]
+    assert len(extended) == total and {r["family_size"] for r in extended} == {total}
+    simple = [r for r in rows if r["family_kind"] == "simple"]
+    for r in simple:
+        assert r["family_size"] == sum(1 for s in simple if s["family_id"] == r["family_id"])

@@ -10,6 +10,7 @@ import csv
 import re
 import zipfile
 from collections import Counter
+from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
@@ -142,3 +143,42 @@ def test_lens_reported_family_sizes_kept_and_checked(lens_volume) -> None:
     assert simple["reported"] == len(rows) and simple["match"] >= singles
     assert simple["match"] + simple["mismatch"] + simple["incomplete"] + simple["absent"] == len(rows)
     assert simple["mismatch"] == 0 and check["lens extended"]["mismatch"] == 0
+
+
+def test_a_field_that_does_not_normalise_costs_nothing_but_a_flag(volume: Path, tmp_path: Path) -> None:
+    """A real row of the export with its application number, one priority and one class symbol made unreadable: the
+    record is kept, the values as written sit in the `*_raw` columns, the flags are counted by the ingest."""
+    from patentfactory.stages.ingest import IngestStats, ingest_files
+    from patentfactory.stages.ingest_files import stores_for
+
+    text = (volume / "lens" / LENS_FILE).read_text(encoding="utf-8-sig")
+    header, first, second = text.splitlines()[:3]
+    assert "AT 33585 A" in first and ",A01K47/00,A01K47/00," in first
+    bad = first.replace(",AT 33585 A,", ",AT ??/x A,").replace("AT 33585 A 19850206", "AT 33585 A 19850206;;XX ? A") \
+        .replace(",A01K47/00,A01K47/00,", ",A01K47/00,not a class,")
+    path = tmp_path / "bad.csv"
+    path.write_text("\n".join([header, bad, second]) + "\n", encoding="utf-8")
+    result = parse_lens_csv(path, path.name)
+    assert result.rejects == [] and result.count("publications") == 2
+    pub = result.rows["publications"][0]
+    assert (pub["pub_id"], pub["app_id"], pub["app_id_raw"]) == ("AT-399980-B", None, "AT ??/x A")
+    assert pub["priorities"] == [{"country": "AT", "number": "33585", "date": date(1985, 2, 6)}]
+    assert pub["priorities_raw"] == ["XX ? A"] and pub["classes_raw"] == ["not a class"] and pub["ipc"] == []
+    assert pub["flags"] == ["app_id", "priority", "classification"] and result.rows["publications"][1]["flags"] == []
+    validate(result.to_arrow()["publications"], PUBLICATIONS)
+    stats = ingest_files(stores_for(tmp_path / "data"), "lens", [path], lambda p: [parse_lens_csv(p, p.name)], "t")
+    assert (stats.records["publications"], stats.rejects) == (2, 0)
+    assert stats.flags == {"app_id": 1, "priority": 1, "classification": 1}
+    again = IngestStats("lens")
+    again.merge(asdict(stats))
+    assert again.flags == stats.flags
+
+
+def test_ingest_counts_non_patent_documents_by_kind(volume: Path, tmp_path: Path) -> None:
+    from patentfactory.stages.ingest import ingest_files
+    from patentfactory.stages.ingest_files import merge_stats, stores_for
+
+    stats = ingest_files(stores_for(tmp_path / "data"), "uspto_bulk", [volume / "uspto" / "ipg060103.small.xml"],
+                         parse_file, "t")
+    assert (stats.records["publications"], stats.rejects, stats.not_patents) == (25, 0, {"sequence-cwu": 2})
+    assert merge_stats("uspto_bulk", [asdict(stats), asdict(stats)])["not_patents"] == {"sequence-cwu": 4}

@@ -87,3 +87,47 @@ def test_one_ipc_normaliser_for_every_source(raw, expected):
     from transforms.ipc_symbols import normalise_ipc
 
     assert normalise_ipc(raw) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("PCT/US99/12345", "WO-US1999012345"),       # before 2004: 2-digit year, 5-digit serial
+    ("PCT/US2004/012345", "WO-US2004012345"),
+    ("PCT/GB98/01234", "WO-GB1998001234"),
+])
+def test_pct_application_forms(text, expected):
+    assert app_id("WO", text) == expected
+
+
+@pytest.mark.parametrize("cc,number,expected", [
+    ("US", "2006/0000980", "WO-US2006000980"),    # the Lens layout: a PCT application under its receiving office
+    ("US", "9912817", "WO-US1999012817"),         # before 2004: yy + 5-digit serial
+    ("US", "2011 0040981", "WO-US2011040981"),
+    ("EP", "2009001964", "WO-EP2009001964"),
+    ("US", "8700875", "WO-US1987000875"),
+])
+def test_pct_written_with_kind_w(cc, number, expected):
+    assert app_id(cc, number, "W") == expected
+    try:  # without the kind it is the office's own application, or no readable one
+        assert app_id(cc, number, "A") != expected
+    except PatentIdError:
+        pass
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("EP 0259054 B9 20031217", "EP-259054-B9"),  # corrected publication: the date after the kind is dropped
+    ("EP 2862606 B8 20160907", "EP-2862606-B8"),
+    ("IN 1442CH2015 A", "IN-1442CH2015-A"),      # office numbers with letters are DOCDB ids as written
+    ("IN 4304DEN2015 A", "IN-4304DEN2015-A"),
+    ("IT PI20130081 A1", "IT-PI20130081-A1"),
+    ("AU PO505497 D0", "AU-PO505497-D0"),
+    ("HR-P20251003-T1", "HR-P20251003-T1"),
+])
+def test_office_forms_of_real_exports(text, expected):
+    assert normalise_pub_id(text) == expected == normalise_pub_id(expected)
+
+
+def test_office_numbers_stay_strict_where_the_numbering_is_known():
+    assert pub_id("HR", "P20251003", "T1") == "HR-P20251003-T1"
+    for cc, number in (("US", "P20251003"), ("WO", "PI20130081"), ("EP", "0A"), ("JP", "H04L")):
+        with pytest.raises(PatentIdError):
+            pub_id(cc, number, "A")
