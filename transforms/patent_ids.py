@@ -45,6 +45,7 @@ _PCT = re.compile(r"^(?:PCT|WO)?[\s/\-]*([A-Z]{2})[\s/\-]*((?:19|20)\d{2}|\d{2})
 _PCT_EPODOC = re.compile(r"^(?:WO)?((?:19|20)\d{2})([A-Z]{2})(\d{1,6})$")
 _CC_IN_NUMBER = re.compile(r"^[A-Z]{2}[\s\-]*(?=(?:RE|PP|RX|AI|D|H|T|X|S|I|M)?\d)")
 _CHECK_DIGIT = re.compile(r"^(.*\d)\s*\.\s*[\dX]$")  # EP '10167109.3', CN '201110089928.X', DE '...345.6'
+_JP_PATENT_MARK = re.compile(r"\s*\(P\)$")
 _KIND_THEN_DATE = re.compile(r"^(.*\s[A-Z]\d?)\s+(?:19|20)\d{6}$")  # 'EP 0259054 B9 20031217'
 _DOCDB_SPACED = re.compile(r"^([A-Z]{2})[\s.\-]+([A-Z0-9]*\d[A-Z0-9]*)[\s.\-]+([A-Z]\d?)$")
 _OFFICE_NUMBER = re.compile(r"^[A-Z0-9]*\d[A-Z0-9]*$")
@@ -190,6 +191,8 @@ def app_id(country: str, number: str, kind: str | None = None) -> str:
         if not re.match(r"^DM[\s/\-]*\d", original):
             raise PatentIdError(f"not a PCT application number: {number!r}")
         # other WIPO numbers keep their own form: a Hague design registration 'DM/074 086' -> WO-DM074086
+    if cc == "JP":  # the JPO marks a patent application '2000-179474 (P)' (pap v1.5 priorities): not the number
+        original = _JP_PATENT_MARK.sub("", original)
     if cc != "US":
         m = _CHECK_DIGIT.match(original)
         if m:  # the check digit after the dot is not part of the number (DOCDB drops it)

@@ -126,6 +126,10 @@ def test_office_forms_of_real_exports(text, expected):
     assert normalise_pub_id(text) == expected == normalise_pub_id(expected)
 
 
+def test_jp_patent_application_mark():
+    assert app_id("JP", "2000-179474 (P)") == app_id("JP", "2000-179474") == "JP-2000179474"
+
+
 def test_office_numbers_stay_strict_where_the_numbering_is_known():
     assert pub_id("HR", "P20251003", "T1") == "HR-P20251003-T1"
     for cc, number in (("US", "P20251003"), ("WO", "PI20130081"), ("EP", "0A"), ("JP", "H04L")):
