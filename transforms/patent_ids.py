@@ -12,8 +12,8 @@ application is the DOCDB `yy` + 6 digits (epodoc `EP20100167109` and original `1
 A PCT application written under its receiving office with kind `W` (DOCDB, Lens: `US 2006/0000980 W`,
 `US 9912817 W`) is that PCT application (`app_id(cc, number, "W")` -> `WO-US2006000980`, `WO-US1999012817`).
 A publication number of an office whose numbers hold letters (`IN 1442CH2015 A`, `AU PO505497 D0`,
-`HR P20251003 T1`) is a usable id as the office writes it: outside US and WO (whose numbering is known here)
-a letters-and-digits number the strict rules do not read is kept as written, separators removed.
+`HR P20251003 T1`) is a usable id as the office writes it: outside US, WO and JP (whose numbering is known here)
+a number written as one run of letters and digits that the strict rules do not read is kept as written.
 A trailing publication date after the kind (`EP 0259054 B9 20031217`, corrected publications) is dropped.
 Text that cannot be read raises PatentIdError (never another exception, never a guessed id).
 """
@@ -49,7 +49,12 @@ _JP_PATENT_MARK = re.compile(r"\s*\(P\)$")
 _KIND_THEN_DATE = re.compile(r"^(.*\s[A-Z]\d?)\s+(?:19|20)\d{6}$")  # 'EP 0259054 B9 20031217'
 _DOCDB_SPACED = re.compile(r"^([A-Z]{2})[\s.\-]+([A-Z0-9]*\d[A-Z0-9]*)[\s.\-]+([A-Z]\d?)$")
 _OFFICE_NUMBER = re.compile(r"^[A-Z0-9]*\d[A-Z0-9]*$")
-STRICT_OFFICES = ("US", "WO")  # offices whose every number form is known here: nothing is kept as written
+# kept as written only when written as one run of letters and digits: 'G8513103.2' (a DE utility model with its check
+# digit), 'A-10-100907' (JP: the kind before the number) or 'SU 518345' (another country's number) are not numbers
+_OFFICE_SPELLING = re.compile(r"[A-Z0-9]+")
+# offices whose number forms are known here (JP: era letters H/S; letters elsewhere are a kind written before the
+# number, 'JP A2002147320'): nothing is kept as written
+STRICT_OFFICES = ("US", "WO", "JP")
 MAX_NUMBER_CHARS = 24
 MIN_OFFICE_DIGITS = 4  # an office number kept as written has a serial ('0A', 'H04L' are not numbers)
 
@@ -104,12 +109,15 @@ def normalise_number(number: str, country: str = "") -> str:
 
 def office_number(number: str, country: str) -> str:
     """`normalise_number`, or for an office outside STRICT_OFFICES a letters-and-digits number as written
-    (separators removed): `IN 1442CH2015`, `AU PO505497`, `HR P20251003` are DOCDB numbers of their office."""
+    (one run of letters and digits): `IN 1442CH2015`, `AU PO505497`, `HR P20251003` are DOCDB numbers of their office;
+    a number with other marks (`G8513103.2`: a check digit) stays unreadable."""
     try:
         return normalise_number(number, country)
     except PatentIdError:
-        raw = _SEP.sub("", str(number).strip().upper())
+        text = str(number).strip().upper()
+        raw = _SEP.sub("", text)
         if country.upper() in STRICT_OFFICES or not (raw.isascii() and _OFFICE_NUMBER.fullmatch(raw)) \
+                or not _OFFICE_SPELLING.fullmatch(text) \
                 or len(raw) > MAX_NUMBER_CHARS or sum(c.isdigit() for c in raw) < MIN_OFFICE_DIGITS:
             raise
         return raw

@@ -172,8 +172,8 @@ def test_distinct_publications_never_share_an_id(a, b):
     assert normalise_pub_id(a[1][0]) != normalise_pub_id(b[1][0])
 
 
-# known prefixes only, or (outside US and WO) an office's letters-and-digits number as written, with a serial
-_CANON_PUB = (r"^(?:[A-Z]{2}-(?:(?:RE|PP|RX|AI|D|H|T|X|S|I|M)(?=\d))?\d+|(?!US|WO)[A-Z]{2}-(?=(?:[A-Z]*\d){4})"
+# known prefixes only, or (outside US, WO, JP) an office's letters-and-digits number as written, with a serial
+_CANON_PUB = (r"^(?:[A-Z]{2}-(?:(?:RE|PP|RX|AI|D|H|T|X|S|I|M)(?=\d))?\d+|(?!US|WO|JP)[A-Z]{2}-(?=(?:[A-Z]*\d){4})"
               r"[A-Z0-9]+)-(?:[A-Z]\d?)?$")
 _CANON_APP = r"^[A-Z]{2}-[A-Z0-9]+$"
 JUNK = st.one_of(st.text(max_size=30), st.text(alphabet="PCTWOUSREDH0123456789/-., ", max_size=24))

@@ -132,6 +132,8 @@ def test_jp_patent_application_mark():
 
 def test_office_numbers_stay_strict_where_the_numbering_is_known():
     assert pub_id("HR", "P20251003", "T1") == "HR-P20251003-T1"
-    for cc, number in (("US", "P20251003"), ("WO", "PI20130081"), ("EP", "0A"), ("JP", "H04L")):
+    for cc, number in (("US", "P20251003"), ("WO", "PI20130081"), ("EP", "0A"), ("JP", "H04L"),
+                       ("DE", "G8513103.2"), ("JP", "A-10-100907"), ("JP", "P2001-118988"), ("SE", "SU 518345")):
+        # real v4 citations: a check digit, JP kinds written before the number, another country's number
         with pytest.raises(PatentIdError):
             pub_id(cc, number, "A")
