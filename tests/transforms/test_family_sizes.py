@@ -37,3 +37,15 @@ def test_each_status() -> None:
 def test_no_sizes_no_check() -> None:
     old = pl.LazyFrame({"source": ["lens"], "family_kind": ["simple"], "family_id": ["A"], "pub_id": ["A"]})
     assert check_reported_sizes(old, _families({"S:1": ["A"]})) == {}
+
+
+def test_card_counts_the_check() -> None:
+    from patentfactory.stages.patenteb_card import departures
+    from transforms.tasks.patenteb import PatenTEBParams
+
+    ours = _families({"S:1": ["A", "B"], "S:3": ["D", "E"]})
+    check = check_reported_sizes(_reported([("A", "A", 2), ("A", "B", 2), ("D", "D", 1)]), ours)
+    text = departures({"reported_family_sizes": check}, PatenTEBParams(), "full", None)
+    assert "lens simple: 1 match, 1 mismatch (e.g. D), 0 not checkable (members outside the warehouse), 0 absent, " \
+           "of 2 reported" in text
+    assert "(0 families checked)" in departures({}, PatenTEBParams(), "full", None)
