@@ -15,7 +15,7 @@ from typing import Any
 from lxml import etree
 
 from sources.records import ParseResult
-from transforms.patent_ids import pub_id
+from transforms.patent_ids import PatentIdError, app_id, app_join_key, pub_id
 
 from .convert import str_or_none
 from .paths import Paths, select, walk_of, xpath_of
@@ -184,15 +184,41 @@ def claim_rows(pid: str, claims: list[Claim]) -> list[dict]:
     return rows
 
 
+def _readable(check: Callable[[], object]) -> bool:
+    try:
+        check()
+    except PatentIdError:
+        return False
+    return True
+
+
+def kept_raw(doc: Doc) -> dict:
+    """An application number or priority the normaliser cannot read: out of `app_id` / `priorities`, into
+    `app_id_raw` / `priorities_raw` as written, flagged (publications.flags). Only flagged rows get the keys, so a
+    readable document's rows are what they always were."""
+    out: dict = {}
+    if doc.app_id and not _readable(lambda: app_join_key(doc.app_id)):
+        out["app_id_raw"], doc.app_id = doc.app_id.split("-", 1)[1], None
+    bad = [p for p in doc.priorities  # a priority with no number at all has nothing to keep
+           if p.get("number") and not _readable(lambda p=p: app_id(p.get("country") or "", p["number"]))]
+    if bad:
+        out["priorities_raw"] = [" ".join(x for x in (p.get("country"), p.get("number")) if x) for p in bad]
+        doc.priorities = [p for p in doc.priorities if p not in bad]
+    if out:
+        out["flags"] = [f for f, key in (("app_id", "app_id_raw"), ("priority", "priorities_raw")) if key in out]
+    return out
+
+
 def publication_row(doc: Doc, pid: str, source_file: str, raw: str) -> dict:
     ipc = unique(doc.ipc)
+    kept = kept_raw(doc)
     return {
         "pub_id": pid, "country": doc.country, "doc_number": doc.doc_number, "kind": doc.kind,
         "pub_date": doc.pub_date, "app_id": doc.app_id, "app_date": doc.app_date, "title": doc.title,
         "abstract": doc.abstract, "lang": doc.lang, "ipc": ipc, "ipc3": ipc[0][:3] if ipc else None,
         "cpc": unique(doc.cpc), "inventors": doc.inventors, "applicants": doc.applicants,
         "priorities": doc.priorities, "related": doc.related, "doc_type": doc.doc_type,
-        "source": SOURCE, "source_file": source_file, "raw": raw,
+        "source": SOURCE, "source_file": source_file, "raw": raw, **kept,
     }
 
 

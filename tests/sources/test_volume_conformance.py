@@ -182,3 +182,27 @@ def test_ingest_counts_non_patent_documents_by_kind(volume: Path, tmp_path: Path
                          parse_file, "t")
     assert (stats.records["publications"], stats.rejects, stats.not_patents) == (25, 0, {"sequence-cwu": 2})
     assert merge_stats("uspto_bulk", [asdict(stats), asdict(stats)])["not_patents"] == {"sequence-cwu": 4}
+
+
+def test_uspto_unreadable_application_and_priority_kept_raw_and_flagged(volume: Path) -> None:
+    """The first 2001 grant with its application number and its EP priority made unreadable: the document keeps
+    its rows, the values as written move to `app_id_raw` / `priorities_raw`, flagged; unflagged rows lack the keys."""
+    from patentfactory.stages.ingest import IngestStats
+    from sources.uspto_bulk import parse_document
+
+    data = (volume / "uspto" / "grants_2001_sample.xml").read_bytes()
+    first = xml_documents(data)[0][1]
+    bad = first.replace(b"<B210><DNUM><PDAT>09125727", b"<B210><DNUM><PDAT>n/a", 1) \
+        .replace(b"<B310><DNUM><PDAT>97305600", b"<B310><DNUM><PDAT>97?305600", 1)
+    assert bad.count(b"n/a") == 1 and bad.count(b"97?305600") == 1
+    result = parse_document(bad, "grants_2001_sample.xml", 0, 0)
+    assert result.rejects == [] and result.count("claims") == 40
+    pub = result.rows["publications"][0]
+    assert (pub["pub_id"], pub["app_id"], pub["app_id_raw"]) == ("US-6314555-B1", None, "n/a")
+    assert (pub["priorities"], pub["priorities_raw"], pub["flags"]) == ([], ["EP 97?305600"], ["app_id", "priority"])
+    validate(PUBLICATIONS.from_pylist([pub]), PUBLICATIONS)
+    stats = IngestStats("uspto_bulk")
+    stats.see(result)
+    assert stats.flags == {"app_id": 1, "priority": 1}
+    clean = parse_document(first, "grants_2001_sample.xml", 0, 0).rows["publications"][0]
+    assert "flags" not in clean and clean["app_id"] == "US-09125727"
