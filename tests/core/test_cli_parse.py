@@ -52,3 +52,15 @@ def test_parse_ops_over_every_real_response_at_once(tmp_path: Path, real_samples
     assert fams.filter(pl.col("pub_id") == "EP-2400812-A1")["family_id"].to_list() == ["43088294", "43088294"]
     assert {t: pl.read_parquet(tmp_path / f"ops.{t}.parquet").height for t in ("claims", "descriptions")} == {
         "claims": 15, "descriptions": 33}
+
+
+def test_parse_summary_counts_non_patents_and_reads_2001_grants(tmp_path: Path, real_samples: Path):
+    """A 2001 PATDOC v2.4 file and a weekly slice with two sequence listings: every grant out, the listings said
+    by kind in the summary, no rejects table."""
+    out = tmp_path / "uspto.parquet"
+    volume = real_samples / "volume" / "uspto"
+    res = runner.invoke(app, ["parse", "uspto", str(volume / "grants_2001_sample.xml"),
+                              str(volume / "ipg060103.small.xml"), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert pl.read_parquet(out).height == 23 + 25 and not (tmp_path / "uspto.rejects.parquet").exists()
+    assert "not patents, skipped: sequence-cwu 2" in res.output and "rejects" not in res.output
