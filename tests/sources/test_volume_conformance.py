@@ -206,3 +206,16 @@ def test_uspto_unreadable_application_and_priority_kept_raw_and_flagged(volume: 
     assert stats.flags == {"app_id": 1, "priority": 1}
     clean = parse_document(first, "grants_2001_sample.xml", 0, 0).rows["publications"][0]
     assert "flags" not in clean and clean["app_id"] == "US-09125727"
+
+
+@pytest.mark.parametrize("chunk", [997, 65536])
+def test_2001_documents_cut_at_their_doctype_whatever_the_chunks(volume: Path, chunk: int) -> None:
+    """Streaming: a DOCTYPE split across two chunks still starts the next document; cuts fall where the file's own
+    DOCTYPEs are."""
+    from sources.uspto_bulk import Limits, split_stream
+
+    data = (volume / "uspto" / "grants_2001_sample.xml").read_bytes()
+    pieces = [data[i:i + chunk] for i in range(0, len(data), chunk)]
+    docs = list(split_stream(pieces, Limits(chunk_bytes=chunk)))
+    assert [d.offset for d in docs] == [m.start() for m in re.finditer(rb"<!DOCTYPE PATDOC", data)]
+    assert b"".join(d.data for d in docs) == data[docs[0].offset:]
