@@ -8,6 +8,9 @@ The build's card shows the committed score of the splitter it ran (`pilot_refere
 """
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from transforms.opinions import INPUT_ROLES, OpinionSplitter, f1_table, score_roles, sentences
 
 SPLIT_HEADINGS = ("STATEMENT OF THE CASE", "ANALYSIS")
@@ -59,3 +62,59 @@ def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str
     if held:
         report["held_out"] = {**score_reference(held, splitter), "note": note}
     return report
+
+
+# ---------- the real set: hand-labelled passages of real Board decisions (fixtures/ptab_real/*.txt) ----------
+
+REAL_ROLES = {"A": "appellant_arguments", "E": "examiner_findings", "B": "ptab_opinion", "F": "facts"}
+SCORED_KINDS = ("soc", "analysis")
+_HEAD = re.compile(r"^##\s+(\[)?(.+?)\]?\s+=(\w+)\s*$")
+
+
+def load_real(path: Path) -> dict:
+    """One labelled real decision: its header fields, the text a splitter is given (caption, headings and
+    paragraphs blank-line separated, as the PDF route cleans it) and the hand labels of its STATEMENT OF THE
+    CASE / ANALYSIS sentences (`truth`), cut like any text. The format is described in the folder's README."""
+    head, _, body = path.read_text(encoding="utf-8").partition("\n---\n")
+    meta = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+    blocks, gold, par, kind = ["BEFORE THE PATENT TRIAL AND APPEAL BOARD", f"Ex parte {path.stem}"], [], [], "opening"
+
+    def flush() -> None:
+        if par:
+            blocks.append(" ".join(par))
+            par.clear()
+
+    for line in body.splitlines():
+        if not line.strip():
+            flush()
+        elif m := _HEAD.match(line):
+            flush()
+            blocks.append(m.group(2))
+            kind = m.group(3)
+        elif line[:2] in ("S|", "V|"):
+            flush()
+            blocks.append(line[2:].strip())
+        else:
+            role, text = REAL_ROLES[line[0]], line[2:].strip()
+            par.append(text)
+            if kind in SCORED_KINDS:
+                gold += [(role, sent) for sent in sentences(text)]
+    flush()
+    return {"id": path.stem, "meta": meta, "text": "\n\n".join(blocks), "truth": gold,
+            "blind": meta.get("blind") == "yes", "outcome": None if meta["outcome"] == "none" else meta["outcome"],
+            "verdict": meta.get("verdict", "none")}
+
+
+def load_real_set(folder: Path) -> list[dict]:
+    return [load_real(p) for p in sorted(folder.glob("*.txt"))]
+
+
+def score_real(decisions: list[dict], splitter: OpinionSplitter) -> dict:
+    """Per-role P/R/F1 of `splitter` on labelled real decisions and the Board sentences it put into an input."""
+    counts, leaked = [], []
+    for d in decisions:
+        pred = [(s.role, s.text) for s in splitter.split(d["text"]).sentences]
+        counts.append(score_roles(pred, d["truth"]))
+        leaked += [f"{d['id']}: {t}" for t in board_into_inputs(pred, d["truth"])]
+    return {"splitter": splitter.name, "decisions": len(decisions), "sentences": sum(len(d["truth"]) for d in decisions),
+            "roles": f1_table(counts), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
