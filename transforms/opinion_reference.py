@@ -8,6 +8,7 @@ The build's card shows the committed score of the splitter it ran (`pilot_refere
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -55,12 +56,18 @@ def score_reference(decisions: list[dict], splitter: OpinionSplitter) -> dict:
 HELD_OUT = "heldout"  # decisions written after the rules were frozen carry this in their id
 
 
-def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str = "") -> dict:
-    """The committed report: the score on every reference decision and on the held-out ones alone."""
+def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str = "",
+                     real: dict[str, list] | None = None, real_note: str = "") -> dict:
+    """The committed report: the score on every real-style reference decision and on the held-out ones alone,
+    and (`real`: `reference_sets()`) on the real decisions, their blind third apart (`real_note` says how blind
+    its figures still are)."""
     held = [d for d in decisions if HELD_OUT in d["id"]]
     report = {"splitter": splitter.name, "all": score_reference(decisions, splitter)}
     if held:
         report["held_out"] = {**score_reference(held, splitter), "note": note}
+    if real:
+        report["real"] = {"blind": {**score_real(real["real blind"], splitter), "note": real_note},
+                          "dev": score_real(real["real dev"], splitter)}
     return report
 
 
@@ -118,3 +125,31 @@ def score_real(decisions: list[dict], splitter: OpinionSplitter) -> dict:
         leaked += [f"{d['id']}: {t}" for t in board_into_inputs(pred, d["truth"])]
     return {"splitter": splitter.name, "decisions": len(decisions), "sentences": sum(len(d["truth"]) for d in decisions),
             "roles": f1_table(counts), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
+
+
+REFERENCE_DIR = Path(__file__).resolve().parents[1] / "tests" / "transforms" / "fixtures"
+
+
+def reference_sets(folder: Path = REFERENCE_DIR) -> dict[str, list]:
+    """The reference sets by name: the real decisions' blind third and the rest, and the real-style set."""
+    real = load_real_set(folder / "ptab_real")
+    return {"real blind": [d for d in real if d["blind"]], "real dev": [d for d in real if not d["blind"]],
+            "real-style": [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "ptab_decisions").glob(
+                "*.json"))]}
+
+
+def score_set(name: str, decisions: list, splitter: OpinionSplitter) -> dict:
+    return score_reference(decisions, splitter) if name == "real-style" else score_real(decisions, splitter)
+
+
+def routes_table(splitters: list[OpinionSplitter], sets: dict[str, list]) -> list[dict]:
+    """One row per (route, set): the input roles' precision/recall and the Board sentences put into an input."""
+    rows = []
+    for splitter in splitters:
+        for name, decisions in sets.items():
+            s = score_set(name, decisions, splitter)
+            rows.append({"route": splitter.name, "set": name, "decisions": s["decisions"], "sentences": s["sentences"],
+                         **{f"{r.split('_')[0]}_{k[0]}": s["roles"][r][k] for r in INPUT_ROLES
+                            for k in ("precision", "recall")},
+                         "board_in_inputs": s["board_sentences_in_inputs"]})
+    return rows

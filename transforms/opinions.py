@@ -70,7 +70,9 @@ BOARD_VOICE = {
                         r"(?:presented|provided|offered|made|identified|cited) no\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
                         r"explained|notes|noted|determines|determined|correctly)\b|^Rather than\b|"
                         r"\b(?:[Aa]ppellants?|[Ee]xaminer|brief|answer)(?:'s|’s)? (?:\w+ )?(?:merely|barely|simply)\b|"
-                        r"\b(?:conclusory|untenable|boilerplate)\b",
+                        r"\b(?:conclusory|untenable|boilerplate)\b|"
+                        # the Board on what was (not) argued where: "which had not been argued in the main brief"
+                        r"\bnot (?:been )?(?:argued|raised|presented) (?:in|before|until)\b|\buntimely\b|\bwaived?\b",
 }
 _BOARD = {name: re.compile(p) for name, p in BOARD_VOICE.items()}
 # The Board's unless the sentence is attributed: conclusions, legal citations, questions (the ISSUE).
@@ -370,7 +372,7 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-4"
+    name = "rules-5"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
