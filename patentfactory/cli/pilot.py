@@ -73,9 +73,9 @@ def routes_cmd(data_dir: Annotated[Path, typer.Option("--data-dir", help="where 
     splitters = [llm_routes.make_splitter(r, data_dir, settings) for r in routes]
     rows = routes_table(splitters, reference_sets(reference or REFERENCE_DIR))
     out.print("route | set | decisions | sentences | appellant P | appellant R | examiner P | examiner R | "
-              "Board sentences in inputs")
+              "Board sentences in inputs", soft_wrap=True)
     for r in rows:
         out.print(f"{r['route']} | {r['set']} | {r['decisions']} | {r['sentences']} | {r['appellant_p']} | "
-                  f"{r['appellant_r']} | {r['examiner_p']} | {r['examiner_r']} | {r['board_in_inputs']}")
+                  f"{r['appellant_r']} | {r['examiner_p']} | {r['examiner_r']} | {r['board_in_inputs']}", soft_wrap=True)
     if "llm" not in routes:
         out.print("(set PF_LLM__BASE_URL and PF_LLM__MODEL, or pass --llm, to score the LLM route beside the rules)")
