@@ -65,8 +65,9 @@ def _norm(s: str) -> str:
     return re.sub(r"\s+", " ", s).strip()
 
 
-@pytest.mark.parametrize("name", ["r01-bpai-2006-2396", "r31-bpai-1995-2698", "r27-bpai-2007-2606"])
-@pytest.mark.parametrize("spacing", [2.0, 1.5, 1.2])
+@pytest.mark.parametrize("name, spacing", [("r01-bpai-2006-2396", 2.0), ("r31-bpai-1995-2698", 2.0),
+                                           ("r27-bpai-2007-2606", 2.0), ("r27-bpai-2007-2606", 1.5),
+                                           ("r31-bpai-1995-2698", 1.2)])
 def test_double_spaced_pages_keep_their_paragraphs(name, spacing):
     blocks = _paragraphs(name)
     res = parse_decision_pdf(_render(blocks, spacing))
