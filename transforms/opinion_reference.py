@@ -5,6 +5,10 @@ Each decision (tests/transforms/fixtures/ptab_decisions/*.json) is written the w
 sections carries the role a careful reader gives it. The score is per-role precision/recall/F1 plus the
 count that matters for leakage: hand-labelled Board sentences that a splitter put into an input role.
 The build's card shows the committed score of the splitter it ran (`pilot_reference_scores.json`).
+
+The real set (fixtures/ptab_real/*.txt, `load_real`) holds passages of real BPAI/PTAB decisions with every
+sentence hand-labelled; a third of it was labelled and held out before any splitter ran on it (`blind: yes`).
+`routes_table` scores any number of splitters on every set side by side (`pf pilot routes`).
 """
 from __future__ import annotations
 

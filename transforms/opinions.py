@@ -14,6 +14,13 @@ before it only when it visibly continues that paraphrase (a bare record citation
 citations ("In re Kahn, 441 F.3d ...") are the Board's unless attributed. `leak_check` applies the same
 Board-voice patterns to any splitter's output. `OpinionSplitter` is the interface a model-based
 splitter implements.
+
+Real decisions (tests/transforms/fixtures/ptab_real) taught the rest: sections under their real headings
+(OPINION, BACKGROUND, "II. Obviousness", a footnote marker glued on), a lower-case party only where it opens
+the sentence's clause ("the examiner responds", not "as appellant points out"), a party by name ("Bayer
+argues"), record citations however written ("[answer, page 9]", "(Brief at 14.)", "(Br5-7; RBr4-7)"), a
+quoted brief block that ends on its citation, and a party mentioned between two Board sentences as the
+Board's narrative.
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """PILOT-Bench labels from PTAB records: issue types, board authorities, subdecision (fine and coarse).
 
 Labels come from the record only: the ODP structured fields (appealOutcomeCategory, issueTypeBag,
-statuteAndRuleBag) and the decision's DECISION/ORDER section, which no input contains (the inputs are
-cut from STATEMENT OF THE CASE + ANALYSIS). Nothing is mined from text an input holds. A case the
+statuteAndRuleBag) and the decision's verdict (`verdict_passage`: the DECISION/ORDER section under its real
+heading, else the last page's verdict line, else the Board's "We AFFIRM." in the opening), which no input
+contains (the inputs are cut from STATEMENT OF THE CASE + ANALYSIS, and a verdict sentence is the Board's). Nothing is mined from text an input holds. A case the
 record cannot label (no outcome and no verdict in the order; no issue statute anywhere) gets None /
 [] and the build drops and counts it. Label sets are exactly SPEC's. Raw ODP strings vary
 ("AFFIRMED", "Affirmed w/ New Ground of Rejection", "Reversed; New Grounds of Rejection"), so outcomes
