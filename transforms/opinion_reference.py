@@ -61,7 +61,7 @@ HELD_OUT = "heldout"  # decisions written after the rules were frozen carry this
 
 
 def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str = "",
-                     real: dict[str, list] | None = None, real_note: str = "") -> dict:
+                     real: dict[str, list] | None = None, real_note: str = "", real_note_2: str = "") -> dict:
     """The committed report: the score on every real-style reference decision and on the held-out ones alone,
     and (`real`: `reference_sets()`) on the real decisions, their blind third apart (`real_note` says how blind
     its figures still are)."""
@@ -71,6 +71,7 @@ def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str
         report["held_out"] = {**score_reference(held, splitter), "note": note}
     if real:
         report["real"] = {"blind": {**score_real(real["real blind"], splitter), "note": real_note},
+                          "blind_2": {**score_real(real["real blind 2"], splitter), "note": real_note_2},
                           "dev": score_real(real["real dev"], splitter)}
     return report
 
@@ -135,9 +136,13 @@ REFERENCE_DIR = Path(__file__).resolve().parents[1] / "tests" / "transforms" / "
 
 
 def reference_sets(folder: Path = REFERENCE_DIR) -> dict[str, list]:
-    """The reference sets by name: the real decisions' blind third and the rest, and the real-style set."""
+    """The reference sets by name: the real decisions' blind third, the second blind batch (labelled after the
+    rules were frozen), the rest of them, and the real-style set."""
     real = load_real_set(folder / "ptab_real")
-    return {"real blind": [d for d in real if d["blind"]], "real dev": [d for d in real if not d["blind"]],
+    batch = {d["id"]: d["meta"].get("batch", "1") for d in real}
+    return {"real blind": [d for d in real if d["blind"] and batch[d["id"]] == "1"],
+            "real blind 2": [d for d in real if d["blind"] and batch[d["id"]] == "2"],
+            "real dev": [d for d in real if not d["blind"]],
             "real-style": [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "ptab_decisions").glob(
                 "*.json"))]}
 

@@ -208,13 +208,17 @@ def _role_table(roles: dict) -> str:
 
 
 def _real_text(real: dict) -> str:
-    b, d = real["blind"], real["dev"]
-    return (f"\n\nOn real Board decisions ({b['decisions'] + d['decisions']} BPAI and PTAB decisions, 1998-2022, "
+    b, b2, d = real["blind"], real.get("blind_2"), real["dev"]
+    fresh = (f"\n\nA second blind batch ({b2['decisions']} decisions, {b2['sentences']} sentences), labelled after "
+             f"the rules were frozen: Board sentences in an input: **{b2['board_sentences_in_inputs']}**. {b2['note']}"
+             "\n\n" + _role_table(b2["roles"])) if b2 else ""
+    total = b["decisions"] + d["decisions"] + (b2["decisions"] if b2 else 0)
+    return (f"\n\nOn real Board decisions ({total} BPAI and PTAB decisions, 1998-2022, "
             "copied from public pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS "
             f"labelled by hand; tests/transforms/fixtures/ptab_real), the third held out ({b['decisions']} decisions, "
             f"{b['sentences']} sentences), Board sentences that reached an input role: "
             f"**{b['board_sentences_in_inputs']}**. {b['note']}\n\n" + _role_table(b["roles"])
-            + f"\n\nThe other {d['decisions']} real decisions ({d['sentences']} sentences; the rules were written "
+            + fresh + f"\n\nThe other {d['decisions']} real decisions ({d['sentences']} sentences; the rules were written "
               f"against them): Board sentences in an input: {d['board_sentences_in_inputs']}.\n\n"
             + _role_table(d["roles"]))
 
