@@ -136,13 +136,14 @@ REFERENCE_DIR = Path(__file__).resolve().parents[1] / "tests" / "transforms" / "
 
 
 def reference_sets(folder: Path = REFERENCE_DIR) -> dict[str, list]:
-    """The reference sets by name: the real decisions' blind third, the second blind batch (labelled after the
-    rules were frozen), the rest of them, and the real-style set."""
+    """The reference sets by name: the real decisions' blind third ("real blind"), the later blind batches
+    ("real blind 2", ...: each labelled after the rules of its day were frozen), the rest of them, and the
+    real-style set."""
     real = load_real_set(folder / "ptab_real")
     batch = {d["id"]: d["meta"].get("batch", "1") for d in real}
-    return {"real blind": [d for d in real if d["blind"] and batch[d["id"]] == "1"],
-            "real blind 2": [d for d in real if d["blind"] and batch[d["id"]] == "2"],
-            "real dev": [d for d in real if not d["blind"]],
+    blind = {f"real blind{'' if b == '1' else ' ' + b}": [d for d in real if d["blind"] and batch[d["id"]] == b]
+             for b in sorted({batch[d["id"]] for d in real if d["blind"]})}
+    return {**blind, "real dev": [d for d in real if not d["blind"]],
             "real-style": [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "ptab_decisions").glob(
                 "*.json"))]}
 

@@ -78,6 +78,10 @@ BOARD_VOICE = {
                         r"explained|notes|noted|determines|determined|correctly)\b|^Rather than\b|"
                         r"\b(?:[Aa]ppellants?|[Ee]xaminer|brief|answer)(?:'s|’s)? (?:\w+ )?(?:merely|barely|simply)\b|"
                         r"\b(?:conclusory|untenable|boilerplate)\b|"
+                        # the Board endorsing the examiner: "The Examiner specifically pointed out that ..."
+                        r"\b[Ee]xaminer (?:has )?(?:correctly|properly|reasonably|rightly|specifically|explicitly) "
+                        r"(?:\w+ )?(?:found|finds|pointed|points|explained|explains|determined|noted|notes|relied|"
+                        r"relies)\b|"
                         # the Board on what was (not) argued where: "which had not been argued in the main brief"
                         r"\bnot (?:been )?(?:argued|raised|presented) (?:in|before|until)\b|\buntimely\b|\bwaived?\b",
 }
@@ -92,19 +96,27 @@ _ANALYSIS_OF_BOARD = re.compile(r"(?i)new grounds? of rejection|findings? of fac
 # where a lower-case party may open an attribution: the sentence's start, after a connective or a
 # "With respect to claim 5," phrase (not "As this record stands, appellant relies ...", which is the Board's)
 _OPENS = (r"(?:^(?:(?:With (?:respect|regard) to|As (?:to|for)|Regarding|In|For|Turning to|On appeal|Specifically|"
-          r"Here)\b(?:[^.;]|\.(?!\s)){0,100}?, |"
+          r"Here|On the other hand|By contrast|Conversely|However)\b(?:[^.;]|\.(?!\s)){0,160}?, |"
           r"(?:In addition|Additionally|Finally|Further(?:more)?|Moreover|Similarly|Next|First|Second|Third|Also|"
-          r"Instead|Again),? )?)")
+          r"Instead|Again|However),? )?)")
 CUES = {
     "examiner_findings": rf"(?:\b(?:[Tt]he )?Examiner|{_OPENS}[Tt]he examiner)(?:'s|’s)? (?:(?:also|further|then|additionally|alternatively|"
                          r"similarly|first|next|again|now|correctly|expressly) )?(?:has |had |is |was )?"
                          r"(?:finds|found|determines|determined|concludes|concluded|rejects|rejected|relies|relied|"
                          r"argues|argued|contended|asserted|urges|takes|took|points out|pointed out|responded|"
+                         r"admits|admitted|refers to|referred to|indicates|indicated|taken the position|"
                          r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
                          r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|"
-                         r"says|adds|added|(?:position|rationale|reasoning|view|opinion)(?: \([^)]{1,40}\))? (?:is|was) that)\b|"
+                         r"says|adds|added|(?:position|rationale|reasoning|view|opinion)(?: \([^)]{1,40}\))? (?:is|was|appears to be) "
+                         r"that)\b|"
+                         r"^(?:The |Here, the )?[Ee]xaminer(?:'s|’s) (?:\w+ )?(?:position|rationale|reasoning|theory|"
+                         r"contention)\b[^.]{0,120}? (?:is|was|appears to be) that\b|"
+                         # the examiner's paper as the subject: "Page 4 of the answer characterizes Phillips as ..."
+                         r"^(?:(?:Page|pages) [\d\s,and–-]+ of )?[Tt]he (?:(?:supplemental |final )?[Ee]xaminer(?:'s|’s) "
+                         r"answer|answer|final (?:rejection|office action))(?: \([^)]{1,40}\))? (?:characterizes|states|"
+                         r"explains|finds|asserts|notes|concludes|indicates|maintains)\b|"
                          r"\b[Ii]n the [Ee]xaminer(?:'s|’s) (?:opinion|view)\b|\b[Aa]ccording to the [Ee]xaminer\b|"
                          r"\bstands? (?:finally )?rejected\b",
     "appellant_arguments": rf"(?:\bAppellants?|\bApplicants?|{_OPENS}(?:the )?(?:appellants?|applicants?))(?:'s?|’s?)? (?:(?:also|further|then|additionally|"
@@ -112,7 +124,7 @@ CUES = {
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
                            r"responds?|responded|relies|rely|relied|disputes?|urges?|alleges?|alleged|reasons|explains?|"
                            r"concludes?|concluded|challenges?|challenged|presents?|notes?|noted|made note|insisted|"
-                           r"believes?|states?|stated|traverses?|traversed|"
+                           r"believes?|states?|stated|traverses?|traversed|propose[sd]?|concede[sd]?|"
                            r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|"
                            r"adds|observes|"
                            r"emphasizes|insists|counters|replies|(?:position|rationale|view) is)\b|"
@@ -130,7 +142,9 @@ _SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b")
 # facts anywhere: what a claim recites, the list of references relied on
 _FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ (?:recites?|requires?)\b|\brel(?:ies|ied) "
                     r"(?:up)?on the following (?:prior art|references?)\b|^The (?:prior art|references?) relied upon\b|"
-                    r"\breal party in interest\b|\bappeals? (?:\w+ )?under 35 U\.S\.C\. § ?134\b")
+                    r"^According to (?:the )?[Aa]ppellants?,? (?:the|its|their) (?:real party|(?:claimed )?invention|"
+                    r"disclosure|(?:claimed )?subject matter)\b|"
+                    r"\breal party in interest\b|\bgroups? of claims\b|\bstands? or falls? together\b|\bappeals? (?:\w+ )?under 35 U\.S\.C\. § ?134\b")
 _PAPERS = {"appellant_arguments": r"(?:Appeal|App\.|Reply) Br\.|\bBr\.|Appeal Brief|Reply Brief",
            "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\."}
 _CITE_TAIL = {role: re.compile(rf"(?:^|[.;(]\s*|\s(?:See|see|citing)\s)(?:See,? |see,? |e\.g\.,? )?(?:{p})\s*"
@@ -172,7 +186,7 @@ _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATT
 COVER_MARKERS = ("APPLICATION NO.", "FIRST NAMED INVENTOR")
 CAPTION = re.compile(r"BEFORE THE PATENT TRIAL AND APPEAL BOARD|BOARD OF PATENT APPEALS", re.I)
 ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para|ll|App|Fed|Cir|Ct|Supp|"
-                    r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej|Sub|Supp|Exh|Exs|Mr|Ms|Dr|Jr|"
+                    r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej|Sub|Supp|Exh|Exs|Mr|Ms|Dr|"
                     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.|§)$")
 # where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
 _EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.|"
@@ -323,9 +337,13 @@ def cited_party(sentence: str) -> str | None:
     return min(hits)[1] if hits else None
 
 
+_LEADING_MARKER = re.compile(r"^\d{1,2}\s?(?=[A-Z][a-z])")  # a footnote's number before its first word
+
+
 def cue_role(sentence: str, section: str | None = None) -> str | None:
     """The role a sentence states on its own: the Board's voice first, then the attribution cue starting
     earliest, then the party's paper a trailing citation names (None when nothing fires)."""
+    sentence = _LEADING_MARKER.sub("", sentence)
     if board_voice(sentence):
         return "ptab_opinion"
     hits = [(m.start(), role) for role, rx in _CUES.items() if (m := rx.search(sentence))]
@@ -379,7 +397,7 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-5"
+    name = "rules-7"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
@@ -388,6 +406,7 @@ class RuleSplitter:
             if section not in SPLIT_SECTIONS:
                 continue
             boards = False  # under a sub-heading of the Board's own (NEW GROUND OF REJECTION, ISSUE ...)
+            quoted = None  # the party whose sentence ending in ":" introduces the next paragraph (a block quote)
             for par in paras:
                 if _is_subheading(par):
                     boards = bool(_ANALYSIS_OF_BOARD.search(par.strip()))
@@ -402,6 +421,9 @@ class RuleSplitter:
                     roles.append((role, cue))
                     prev = role
                 roles = _paragraph_roles(sents, roles) if sents else roles
+                if quoted and not any(board_voice(t) for t in sents):
+                    roles = [(quoted, "quoted")] * len(sents)
+                quoted = roles[-1][0] if sents and roles[-1][0] in ATTRIBUTED and sents[-1].endswith(":") else None
                 result.sentences += [Sentence(section, r, t, c) for t, (r, c) in zip(sents, roles)]
         result.flags = split_flags(result)
         return result
