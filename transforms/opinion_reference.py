@@ -61,20 +61,21 @@ HELD_OUT = "heldout"  # decisions written after the rules were frozen carry this
 
 
 def reference_report(decisions: list[dict], splitter: OpinionSplitter, note: str = "",
-                     real: dict[str, list] | None = None, real_note: str = "", real_note_2: str = "") -> dict:
+                     real: dict[str, list] | None = None, real_notes: dict[str, str] | None = None) -> dict:
     """The committed report: the score on every real-style reference decision and on the held-out ones alone,
-    and (`real`: `reference_sets()`) on the real decisions, their blind third apart (`real_note` says how blind
-    its figures still are)."""
+    and (`real`: `reference_sets()`) on the real decisions: each blind batch apart ("blind", "blind_2", ...;
+    `real_notes` says how blind each batch's figures still are), the rest ("dev") and all of them ("all")."""
     held = [d for d in decisions if HELD_OUT in d["id"]]
     report = {"splitter": splitter.name, "all": score_reference(decisions, splitter)}
     if held:
         report["held_out"] = {**score_reference(held, splitter), "note": note}
     if real:
-        report["real"] = {"blind": {**score_real(real["real blind"], splitter), "note": real_note},
-                          "blind_2": {**score_real(real["real blind 2"], splitter), "note": real_note_2},
-                          "dev": score_real(real["real dev"], splitter)}
+        parts = {name.removeprefix("real ").replace(" ", "_"): ds for name, ds in real.items() if name.startswith("real ")}
+        report["real"] = {key: {**score_real(ds, splitter), **({"note": (real_notes or {})[key]}
+                                                                 if key in (real_notes or {}) else {})}
+                          for key, ds in parts.items()}
+        report["real"]["all"] = score_real([d for ds in parts.values() for d in ds], splitter)
     return report
-
 
 # ---------- the real set: hand-labelled passages of real Board decisions (fixtures/ptab_real/*.txt) ----------
 

@@ -208,19 +208,17 @@ def _role_table(roles: dict) -> str:
 
 
 def _real_text(real: dict) -> str:
-    b, b2, d = real["blind"], real.get("blind_2"), real["dev"]
-    fresh = (f"\n\nA second blind batch ({b2['decisions']} decisions, {b2['sentences']} sentences), labelled after "
-             f"the rules were frozen: Board sentences in an input: **{b2['board_sentences_in_inputs']}**. {b2['note']}"
-             "\n\n" + _role_table(b2["roles"])) if b2 else ""
-    total = b["decisions"] + d["decisions"] + (b2["decisions"] if b2 else 0)
-    return (f"\n\nOn real Board decisions ({total} BPAI and PTAB decisions, 1998-2022, "
-            "copied from public pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS "
-            f"labelled by hand; tests/transforms/fixtures/ptab_real), the third held out ({b['decisions']} decisions, "
-            f"{b['sentences']} sentences), Board sentences that reached an input role: "
-            f"**{b['board_sentences_in_inputs']}**. {b['note']}\n\n" + _role_table(b["roles"])
-            + fresh + f"\n\nThe other {d['decisions']} real decisions ({d['sentences']} sentences; the rules were written "
-              f"against them): Board sentences in an input: {d['board_sentences_in_inputs']}.\n\n"
-            + _role_table(d["roles"]))
+    """The real decisions: the blind figures of the splitter used (its freshest blind batch), then all of them."""
+    batches = sorted((k for k in real if k.startswith("blind")), key=lambda k: int(k.partition("_")[2] or 1))
+    b, a = real[batches[-1]], real["all"]
+    return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
+            "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
+            f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "
+            f"{b['sentences']} sentences labelled after it was frozen): Board sentences that reached an input role: "
+            f"**{b['board_sentences_in_inputs']}**. {b.get('note', '')}\n\n" + _role_table(b["roles"])
+            + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; all but the blind batch above "
+              "were seen while the rules were written, so these figures are not blind): Board sentences in an input: "
+              f"{a['board_sentences_in_inputs']}.\n\n" + _role_table(a["roles"]))
 
 
 def _reference_text(ref: dict | None, splitter: str) -> str:

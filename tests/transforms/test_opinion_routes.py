@@ -35,7 +35,7 @@ def test_the_rule_route_alone_without_an_endpoint(monkeypatch, tmp_path):
     assert rows[(committed["splitter"], "real blind")][2:] == [
         str(blind["roles"][r][k]) for r in ("appellant_arguments", "examiner_findings") for k in ("precision", "recall")
     ] + ["0"]
-    assert {s for _, s in rows} == {"real blind", "real blind 2", "real dev", "real-style"} and "PF_LLM__BASE_URL" in res.output
+    assert {s for _, s in rows} == set(reference_sets()) and "PF_LLM__BASE_URL" in res.output
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def test_the_llm_route_beside_the_rules_when_an_endpoint_is_set(replica, monkeyp
     assert res.exit_code == 0, res.output
     rows = _rows(res.output)
     llm = [k for k in rows if k[0].startswith("llm-")]
-    assert {s for _, s in llm} == {"real blind", "real blind 2", "real dev", "real-style"}
+    assert {s for _, s in llm} == set(reference_sets())
     # a model that knows nothing of the real decisions gives each section its default role: no party sentence
     name = llm[0][0]
     assert rows[(name, "real blind")][3] == "0.0" and rows[(name, "real blind")][5] == "0.0"
