@@ -68,16 +68,36 @@ class PdfUnreadable(Exception):
 
 
 def _layer_text(page) -> str:  # noqa: ANN001 - pdfplumber Page
-    """Text layer lines; a vertical gap wider than ~0.6 line heights marks a paragraph break."""
-    lines = page.extract_text_lines(return_chars=False)
-    out, prev_bottom = [], None
-    for ln in lines:
-        height = max(ln["bottom"] - ln["top"], 1.0)
-        if prev_bottom is not None and ln["top"] - prev_bottom > 0.6 * height:
+    """Text layer lines, a blank line at each paragraph break as the page's own layout shows it."""
+    return "\n".join(layer_lines(page.extract_text_lines(return_chars=False)))
+
+
+def layer_lines(lines: list[dict]) -> list[str]:
+    """Line texts with "" at paragraph breaks. Board decisions are double-spaced with indented first lines, so
+    a gap is a break only when it is clearly wider than the page's usual line gap (> 0.6 line heights and half
+    a line more than the median gap: not every line of a double-spaced page). A line that starts right of the
+    line before it (a block quote's first line, a centred heading) opens a paragraph, and so does a first line
+    indented from the line after it (the paragraph after a heading or a block quote). Margin line numbers
+    ("5 The ...") shift a line's start, so they are no evidence either way."""
+    if not lines:
+        return []
+    heights = sorted(max(ln["bottom"] - ln["top"], 1.0) for ln in lines)
+    h = heights[len(heights) // 2]
+    gaps = sorted(b["top"] - a["bottom"] for a, b in zip(lines, lines[1:]))
+    usual = max(gaps[len(gaps) // 2], 0.0) if gaps else 0.0
+    numbered = [bool(MARGIN_NO.match(ln["text"])) for ln in lines]
+    out = [lines[0]["text"]]
+    for i in range(1, len(lines)):
+        prev, ln = lines[i - 1], lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        wide = ln["top"] - prev["bottom"] > max(0.6 * h, usual + 0.5 * h)
+        right_of_prev = not (numbered[i - 1] or numbered[i]) and ln["x0"] - prev["x0"] > 1.5 * h
+        first_line = nxt is not None and not (numbered[i] or numbered[i + 1]) and ln["x0"] - nxt["x0"] > 1.5 * h \
+            and abs(ln["x0"] - prev["x0"]) > 0.5 * h
+        if wide or right_of_prev or first_line:
             out.append("")
         out.append(ln["text"])
-        prev_bottom = ln["bottom"]
-    return "\n".join(out)
+    return out
 
 
 def _ocr_page(data: bytes, index: int, dpi: int) -> str:
@@ -165,14 +185,17 @@ def strip_layout(text: str) -> str:
     return "\n".join(lines)
 
 
+_ENUMERATED = re.compile(r"^(?:\d{1,2}|[IVX]{1,5}|[A-H])\.\s+(?=[A-Z])")  # "4. Appellant's arguments", "II. Obviousness"
+
+
 def _is_heading(line: str, nxt: str) -> bool:
-    s = line.strip()
+    s = _ENUMERATED.sub("", line.strip())
     if not s or len(s) > 60:
         return False
     if s.isupper() and any(c.isalpha() for c in s):
         return True
     return s[-1] not in ".:;,)" and s[0].isupper() and bool(nxt.strip()) and nxt.strip()[0].isupper() \
-        and not s.endswith(("and", "or", "the", "of"))
+        and s.split()[-1] not in ("and", "or", "the", "of")
 
 
 def to_paragraphs(text: str) -> list[str]:
@@ -181,7 +204,7 @@ def to_paragraphs(text: str) -> list[str]:
     lines = HYPHEN.sub(r"\1\2", "\n".join(kept)).splitlines()  # after margin numbers: "com-\n5 puter"
     paras, cur = [], []
     for i, ln in enumerate(lines):
-        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        nxt = next((x for x in lines[i + 1:i + 3] if x.strip()), "")  # past a paragraph break
         if not ln.strip() or _is_heading(ln, nxt):
             if cur:
                 paras.append(" ".join(cur))

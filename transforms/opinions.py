@@ -14,6 +14,13 @@ before it only when it visibly continues that paraphrase (a bare record citation
 citations ("In re Kahn, 441 F.3d ...") are the Board's unless attributed. `leak_check` applies the same
 Board-voice patterns to any splitter's output. `OpinionSplitter` is the interface a model-based
 splitter implements.
+
+Real decisions (tests/transforms/fixtures/ptab_real) taught the rest: sections under their real headings
+(OPINION, BACKGROUND, "II. Obviousness", a footnote marker glued on), a lower-case party only where it opens
+the sentence's clause ("the examiner responds", not "as appellant points out"), a party by name ("Bayer
+argues"), record citations however written ("[answer, page 9]", "(Brief at 14.)", "(Br5-7; RBr4-7)"), a
+quoted brief block that ends on its citation, and a party mentioned between two Board sentences as the
+Board's narrative.
 """
 from __future__ import annotations
 
@@ -28,12 +35,25 @@ ROLES = ("appellant_arguments", "examiner_findings", "ptab_opinion", "facts")
 INPUT_ROLES = ("appellant_arguments", "examiner_findings")
 ATTRIBUTED = INPUT_ROLES
 SPLIT_SECTIONS = ("statement_of_the_case", "analysis")
-HEADINGS = (("decision_on_appeal", r"DECISION ON APPEAL|OPINION"),
-            ("statement_of_the_case", r"STATEMENT OF (THE )?CASE"), ("analysis", r"ANALYSIS|DISCUSSION"),
-            ("decision", r"DECISION|ORDER|CONCLUSIONS?|DECISION SUMMARY"), ("footnotes", r"FOOTNOTES?"),
+# Real headings vary: BPAI decisions open the analysis with OPINION (or Opinion, DISCUSSION), later ones with
+# ANALYSIS or a numbered heading naming the rejection ("II. Obviousness"); the statement of the case may be
+# headed by what it holds (BACKGROUND, THE INVENTION, CLAIMED SUBJECT MATTER); the order by DECISION, ORDER,
+# CONCLUSION or SUMMARY. A footnote marker may be glued to a heading ("STATEMENT OF THE CASE1").
+HEADINGS = (("decision_on_appeal", r"DECISION ON (?:APPEAL|REMAND|REQUEST FOR REHEARING|REHEARING)"),
+            ("statement_of_the_case", r"STATEMENT OF (?:THE )?CASE"),
+            ("soc_alias", r"BACKGROUND|(?:THE )?(?:CLAIMED )?(?:INVENTION|SUBJECT MATTER)(?: ON APPEAL)?|"
+                          r"(?:THE )?CLAIMED SUBJECT MATTER|CASE HISTORY"),
+            ("analysis", r"ANALYSIS|DISCUSSION|OPINION|Opinion|Analysis|Discussion"),
+            ("decision", r"DECISION|ORDER|CONCLUSIONS?(?: AND ORDER)?|DECISION SUMMARY|SUMMARY(?: OF (?:THE )?DECISION)?|"
+                         r"Decision|Order|Conclusion"),
+            ("footnotes", r"FOOTNOTES?"),
             ("separate_opinion", r"(OPINION )?(DISSENTING|CONCURRING)( OPINION)?|.{0,40}, (dissenting|concurring)"))
-_HEADING = [(name, re.compile(rf"^\s*(?:[IVX]+\.\s*)?(?:{pat})\s*$",
+_HEADING = [(name, re.compile(rf"^\s*(?:[IVX]+\.\s*)?(?:{pat})(?:\s?\d{{1,2}}|\*+)?\s*$",
                               re.I if name == "separate_opinion" else 0)) for name, pat in HEADINGS]
+# a numbered heading that names a rejection or a lettered "F. Analysis" opens the analysis
+_ANALYSIS_HEADING = re.compile(r"^(?:[IVX]+|[A-H]|\d{1,2})\.\s+(?:(?:The )?(?:Analysis|Discussion)\b|(?:The )?Rejections?\b|"
+                               r"Obviousness|Anticipation|Indefiniteness|Written Description|Enablement|"
+                               r"(?:Patent[- ])?Eligib|Subject[- ]Matter Eligib|(?:35 U\.S\.C\.\s*)?§+\s*\d{3})", re.I)
 # The Board's voice: a sentence matching any of these is never an input (splitter and leak check alike).
 BOARD_VOICE = {
     "first_person": r"\b(?:[Ww]e|us|[Oo]ur|ourselves)\b",
@@ -50,10 +70,20 @@ BOARD_VOICE = {
                         r"irrelevant|"
                         r"insufficient)\b|\bapprise[sd]?\b|\bExaminer did not err\b|\b(?:unavailing|"
                         r"misplaced|without merit|not well[- ]taken)\b|\bnot commensurate with\b|"
-                        r"\bAppellants?(?:'s?)? (?:does|do|has|have|did) not (?:\w+ )?(?:explain|address|dispute|"
-                        r"contest|identify|provide|point|direct|rebut|offer|show|establish|demonstrate|"
-                        r"present|cite|challenge|argue)\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
-                        r"explained|notes|noted|determines|determined|correctly)\b",
+                        r"\b(?:[Aa]ppellants?(?:'s?)?|[Tt]hey|[Hh]e|[Ss]he) (?:does|do|has|have|had|did)(?: \w+)? not (?:\w+ )?"
+                        r"(?:explain|address|dispute|contest|identif(?:y|ied)|provided?|point|direct|rebut|offer|show|"
+                        r"establish|demonstrate|present|cite|challenge|argue|persuade|allege|assert|contend|"
+                        r"proffer|submit)(?:s|d|ed|n)?\b|\b(?:[Aa]ppellants?|[Tt]hey) (?:has|have|had) (?:\w+ )?"
+                        r"(?:presented|provided|offered|made|identified|cited) no\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
+                        r"explained|notes|noted|determines|determined|correctly)\b|^Rather than\b|"
+                        r"\b(?:[Aa]ppellants?|[Ee]xaminer|brief|answer)(?:'s|’s)? (?:\w+ )?(?:merely|barely|simply)\b|"
+                        r"\b(?:conclusory|untenable|boilerplate)\b|"
+                        # the Board endorsing the examiner: "The Examiner specifically pointed out that ..."
+                        r"\b[Ee]xaminer (?:has )?(?:correctly|properly|reasonably|rightly|specifically|explicitly) "
+                        r"(?:\w+ )?(?:found|finds|pointed|points|explained|explains|determined|noted|notes|relied|"
+                        r"relies)\b|"
+                        # the Board on what was (not) argued where: "which had not been argued in the main brief"
+                        r"\bnot (?:been )?(?:argued|raised|presented) (?:in|before|until)\b|\buntimely\b|\bwaived?\b",
 }
 _BOARD = {name: re.compile(p) for name, p in BOARD_VOICE.items()}
 # The Board's unless the sentence is attributed: conclusions, legal citations, questions (the ISSUE).
@@ -63,40 +93,88 @@ BOARD_LEANING = re.compile(
     r"\((?:Fed\. Cir\.|C\.?C\.?P\.?A\.?|B\.?P\.?A\.?I\.?|P\.?T\.?A\.?B\.?)[^)]*\)|\?$")
 _ANALYSIS_OF_BOARD = re.compile(r"(?i)new grounds? of rejection|findings? of fact|principles? of law|^issues?\b|"
                                 r"^conclusions?\b|^(?:the )?(?:board's )?analysis\b")
+# where a lower-case party may open an attribution: the sentence's start, after a connective or a
+# "With respect to claim 5," phrase (not "As this record stands, appellant relies ...", which is the Board's)
+_OPENS = (r"(?:^(?:(?:With (?:respect|regard) to|As (?:to|for)|Regarding|In|For|Turning to|On appeal|Specifically|"
+          r"Here|On the other hand|By contrast|Conversely|However)\b(?:[^.;]|\.(?!\s)){0,160}?, |"
+          r"(?:In addition|Additionally|Finally|Further(?:more)?|Moreover|Similarly|Next|First|Second|Third|Also|"
+          r"Instead|Again|However),? )?)")
 CUES = {
-    "examiner_findings": r"\b(?:[Tt]he )?Examiner(?:'s)? (?:(?:also|further|then|additionally|alternatively) )?"
+    "examiner_findings": rf"(?:\b(?:[Tt]he )?Examiner|{_OPENS}[Tt]he examiner)(?:'s|’s)? (?:(?:also|further|then|additionally|alternatively|"
+                         r"similarly|first|next|again|now|correctly|expressly) )?(?:has |had |is |was )?"
                          r"(?:finds|found|determines|determined|concludes|concluded|rejects|rejected|relies|relied|"
+                         r"argues|argued|contended|asserted|urges|takes|took|points out|pointed out|responded|"
+                         r"admits|admitted|refers to|referred to|indicates|indicated|taken the position|"
                          r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
                          r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|"
-                         r"says|adds|(?:position|rationale|reasoning|view|opinion) is)\b|\b[Ii]n the Examiner's "
-                         r"opinion\b|\b[Aa]ccording to the Examiner\b|"
-                         r"\b[Ii]n the Examiner's view\b|\bstands? rejected\b",
-    "appellant_arguments": r"\bAppellants?(?:'s?)? (?:(?:also|further|then|additionally|alternatively|similarly) )?"
+                         r"says|adds|added|(?:position|rationale|reasoning|view|opinion)(?: \([^)]{1,40}\))? (?:is|was|appears to be) "
+                         r"that)\b|"
+                         r"^(?:The |Here, the )?[Ee]xaminer(?:'s|’s) (?:\w+ )?(?:position|rationale|reasoning|theory|"
+                         r"contention)\b[^.]{0,120}? (?:is|was|appears to be) that\b|"
+                         # the examiner's paper as the subject: "Page 4 of the answer characterizes Phillips as ..."
+                         r"^(?:(?:Page|pages) [\d\s,and–-]+ of )?[Tt]he (?:(?:supplemental |final )?[Ee]xaminer(?:'s|’s) "
+                         r"answer|answer|final (?:rejection|office action))(?: \([^)]{1,40}\))? (?:characterizes|states|"
+                         r"explains|finds|asserts|notes|concludes|indicates|maintains)\b|"
+                         r"\b[Ii]n the [Ee]xaminer(?:'s|’s) (?:opinion|view)\b|\b[Aa]ccording to the [Ee]xaminer\b|"
+                         r"\bstands? (?:finally )?rejected\b",
+    "appellant_arguments": rf"(?:\bAppellants?|\bApplicants?|{_OPENS}(?:the )?(?:appellants?|applicants?))(?:'s?|’s?)? (?:(?:also|further|then|additionally|"
+                           r"alternatively|similarly|first|next|again|now|instead|essentially|specifically) )?"
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
-                           r"responds?|responded|relies|disputes?|urges?|alleges?|alleged|reasons|explains?|"
+                           r"responds?|responded|relies|rely|relied|disputes?|urges?|alleges?|alleged|reasons|explains?|"
+                           r"concludes?|concluded|challenges?|challenged|presents?|notes?|noted|made note|insisted|"
+                           r"believes?|states?|stated|traverses?|traversed|propose[sd]?|concede[sd]?|"
                            r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|"
                            r"adds|observes|"
                            r"emphasizes|insists|counters|replies|(?:position|rationale|view) is)\b|"
-                           r"\b[Aa]ccording to Appellants?\b|\b[Ii]n Appellants?'s? view\b|"
-                           r"^Appellants?(?:'s?)? (?:(?:principal|main|primary|first|second|remaining|only) )?"
-                           r"(?:argument|contention)s?\b",
+                           r"\b[Aa]ccording to [Aa]ppellants?\b|\b[Ii]n [Aa]ppellants?(?:'s?|’s?) view\b|"
+                           r"^[Aa]ppellants?(?:'s?|’s?) (?:(?:principal|main|primary|first|second|remaining|only) )?"
+                           r"(?:argument|contention|position)s?\b|\b[Ii]t (?:was|is) argued\b|"
+                           # a party named ("Bayer argues"): the Board and the references never argue or contend
+                           r"^(?!The\b|[Ee]xaminer\b)[A-Z][\w.&'’-]+(?: [A-Z][\w.&'’-]+){0,2} "
+                           r"(?:(?:also|further) )?(?:argues|contends|urges|asserts|submits|maintains)\b",
 }
 _CUES = {role: re.compile(p) for role, p in CUES.items()}
 # `is/are rejected under` describes the Examiner's rejection in the STATEMENT OF THE CASE only (in the
 # ANALYSIS it is how the Board words a new ground).
 _SOC_REJECTION = re.compile(r"\b(?:is|are) rejected under\b")
 # facts anywhere: what a claim recites, the list of references relied on
-_FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ recites?\b|\brel(?:ies|ied) (?:up)?on "
-                    r"the following (?:prior art|references?)\b|^The (?:prior art|references?) relied upon\b")
+_FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+ (?:recites?|requires?)\b|\brel(?:ies|ied) "
+                    r"(?:up)?on the following (?:prior art|references?)\b|^The (?:prior art|references?) relied upon\b|"
+                    r"^According to (?:the )?[Aa]ppellants?,? (?:the|its|their) (?:real party|(?:claimed )?invention|"
+                    r"disclosure|(?:claimed )?subject matter)\b|"
+                    r"\breal party in interest\b|\bgroups? of claims\b|\bstands? or falls? together\b|\bappeals? (?:\w+ )?under 35 U\.S\.C\. § ?134\b")
 _PAPERS = {"appellant_arguments": r"(?:Appeal|App\.|Reply) Br\.|\bBr\.|Appeal Brief|Reply Brief",
            "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\."}
 _CITE_TAIL = {role: re.compile(rf"(?:^|[.;(]\s*|\s(?:See|see|citing)\s)(?:See,? |see,? |e\.g\.,? )?(?:{p})\s*"
                               rf"(?:at )?[\d\u2013\u2014\-, ¶:]+\)?\.?\s*$") for role, p in _PAPERS.items()}
-_BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?(?:Id\.|{_PAPERS['appellant_arguments']}|"
-                        rf"{_PAPERS['examiner_findings']}|Spec\.|Fig\.|Figs\.)[^A-Za-z]*(?:at [^A-Za-z]*)?"
-                        rf"(?:\([^)]*\))?\.?$")
+_ONE_CITE = (rf"(?:Id\.|{_PAPERS['appellant_arguments']}|{_PAPERS['examiner_findings']}|Spec\.|Fig\.|Figs\.)"
+             rf"[^A-Za-z;]*(?:at [^A-Za-z;]*)?(?:\([^)]*\))?")
+# one record citation or several ("See Final Act. 1-2; Appeal Br. 1.")
+_BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?{_ONE_CITE}(?:;\s*(?:see also |see )?{_ONE_CITE})*"
+                        rf"\.?$")
+# a closing parenthetical/bracketed citation to one party's paper, however the decision writes it
+_PAREN_TAIL = re.compile(r"[(\[]([^()\[\]]{1,90})[)\]]\.?[)\]]?\.?\s*(?:\d{1,2})?\s*$")
+_PARTY_PAPER = {"examiner_findings": re.compile(r"(?i)\b(?:(?:sub(?:\.|stitute|plemental)? )?(?:examiner's |examiner’s )?"
+                                                r"answer|ans\.|final (?:act|rej|office action)|office action|"
+                                                r"non-final|advisory action|EA\s?\d)"),
+                "appellant_arguments": re.compile(r"(?i)\b(?:(?:appeal|reply|principal|main|supplemental) )?brief\b|"
+                                                  r"\b(?:R|App\. |Appeal |Reply )?Br\.?\s?\d|\bRBr\d|\brequest, page")}
+# a bare written-out citation: "See the brief at page 5, ...", "See pages 13-14 of the Appeal Brief."
+_WRITTEN_CITE = re.compile(r"(?i)^(?:see,? )?(?:e\.g\.,? )?(?:the |pages? [\d\s,and–-]+ of the )?(?:(?:appeal|reply|"
+                           r"principal|main|supplemental) )?(brief|answer|examiner's answer|examiner’s answer|final "
+                           r"rejection)\b[^.]{0,90}\.?$")
+
+
+def paper_tail(sentence: str) -> str | None:
+    """The party whose paper a trailing parenthetical or bracketed citation names ("... [answer, page 9].")."""
+    if m := _PAREN_TAIL.search(sentence):
+        hits = [(h.start(), role) for role, rx in _PARTY_PAPER.items() if (h := rx.search(m.group(1)))]
+        return min(hits)[1] if hits else None
+    return None
+
+
 _CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Further(?:more)?|Additionally|In addition|"
                         r"Moreover|Also|Instead|Rather|That is|In other words|Alternatively|For example|For instance|"
                         r"Similarly|Likewise|Namely|They|He|She)\b|"
@@ -108,9 +186,14 @@ _BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATT
 COVER_MARKERS = ("APPLICATION NO.", "FIRST NAMED INVENTOR")
 CAPTION = re.compile(r"BEFORE THE PATENT TRIAL AND APPEAL BOARD|BOARD OF PATENT APPEALS", re.I)
 ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para|ll|App|Fed|Cir|Ct|Supp|"
-                    r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej)\.|§)$")
+                    r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej|Sub|Supp|Exh|Exs|Mr|Ms|Dr|"
+                    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.|§)$")
 # where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
-_EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.)\s+(?=[A-Z\u201c\"])")
+_EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.|"
+                        # a footnote marker glued to a citation: "(Br. 4-6).4 First, ..."
+                        r"(?:\)\.?|\.\)|[.?!][\u201d\"])\d{1,2})\s+(?=[A-Z\u201c\"])")
+# a footnote marker opening a piece ("2 We refer to ...") starts a sentence; it is not a number to re-join
+_FOOTNOTE_START = re.compile(r"^\d{1,2} (?:[A-Z][a-z]|[\u201c\"][A-Z])")
 _TRAILING_ENUMERATOR = re.compile(r"^(.*:)\s+((?:\d{1,3}|[IVX]{1,5})\.)$")
 _ENUMERATOR = re.compile(r"^(?:\d{1,3}|[IVX]{1,5}|[A-H])\.$")
 
@@ -155,21 +238,28 @@ class OpinionSplitter(Protocol):
 
 
 def section_of(paragraph: str) -> str | None:
-    """The section a heading paragraph opens, or None when it is not a section heading."""
+    """The section a heading paragraph opens ("soc_alias": a heading naming part of the statement of the
+    case), or None when it is not a section heading."""
     for name, rx in _HEADING:
         if rx.match(paragraph):
             return name
+    if len(paragraph) < 80 and _ANALYSIS_HEADING.match(paragraph) and not paragraph.endswith((".", ":")):
+        return "analysis"
     return None
 
 
 def split_sections(text: str) -> list[tuple[str, list[str]]]:
-    """Paragraphs (blank-line separated) grouped under the section headings; text before any is `caption`."""
+    """Paragraphs (blank-line separated) grouped under the section headings; text before any is `caption`.
+    A heading that names part of the statement of the case opens it only where no statement or analysis is
+    open yet (elsewhere it is a sub-heading); a heading that re-opens the section already open is one too."""
     out: list[tuple[str, list[str]]] = [("caption", [])]
     for par in (p.strip() for p in text.split("\n\n")):
         if not par:
             continue
-        name = section_of(par)
-        if name and not (name == "decision_on_appeal" and any(s == name for s, _ in out)):
+        name, current = section_of(par), out[-1][0]
+        if name == "soc_alias":
+            name = None if current in ("statement_of_the_case", "analysis") else "statement_of_the_case"
+        if name and name != current and not (name == "decision_on_appeal" and any(s == name for s, _ in out)):
             out.append((name, []))
         else:
             out[-1][1].append(par)
@@ -184,19 +274,37 @@ def _nlp() -> Any:
     return nlp
 
 
+def _reattach_openers(pieces):  # noqa: ANN001, ANN202
+    """spaCy may end a sentence with the "(" or opening quote of the next one ("Corporation. (Appeal Br. 3.)")."""
+    carry = ""
+    for piece in pieces:
+        piece = f"{carry}{piece}" if carry else piece
+        carry = ""
+        if m := _OPENER_AT_END.search(piece):
+            piece, carry = piece[:m.start()].rstrip(), m.group(1)
+        if piece:
+            yield piece
+    if carry:
+        yield carry
+
+
+_OPENER_AT_END = re.compile(r"\s([(\[\u201c\u2018]|\")$")
+
+
 def sentences(paragraph: str) -> list[str]:
     """spaCy sentencizer, cut again after closing quotes and "Id." citations; fragments re-joined (after
     citation abbreviations, or starting lower-case); a bare enumerator ("1.", "II.") opens the next one."""
     out: list[str] = []
     pending = ""
-    for piece in (s.text.strip() for s in _nlp()(paragraph).sents):
+    for piece in _reattach_openers(s.text.strip() for s in _nlp()(paragraph).sents):
         cuts = [0, *(m.end() for m in _EXTRA_CUT.finditer(piece)), len(piece)]
         for s in (piece[a:b].strip() for a, b in zip(cuts, cuts[1:])):
             if not s:
                 continue
             if out and not pending and (ABBREV.search(out[-1]) or out[-1].endswith(("\u00b6", " at")) or
                                         s[0].islower() or s[0] in "§(\u201d" or
-                                        (s[0].isdigit() and not _ENUMERATOR.match(s))):
+                                        (s[0].isdigit() and not _ENUMERATOR.match(s) and
+                                         not _FOOTNOTE_START.match(s))):
                 out[-1] = f"{out[-1]} {s}"
             elif m := _TRAILING_ENUMERATOR.match(s):  # "Claim 1 reads as follows: 1." + "A separator ..."
                 out.append(pending + m.group(1))
@@ -209,23 +317,33 @@ def sentences(paragraph: str) -> list[str]:
     return out + ([pending.strip()] if pending else [])
 
 
+_OUR_REVIEW = re.compile(r"\b(?:seeks?|requests?) our review\b")  # the appeal's procedural posture, a fact
+
+
 def board_voice(sentence: str) -> str | None:
     """The first `BOARD_VOICE` pattern the sentence matches, or None when it is not in the Board's voice."""
+    sentence = _OUR_REVIEW.sub("seeks review", sentence)
     return next((name for name, rx in _BOARD.items() if rx.search(sentence)), None)
 
 
 def cited_party(sentence: str) -> str | None:
     """The role whose paper a bare record citation cites ("Appeal Br. 5." -> appellant_arguments); None for
     another sentence, or a citation to a neutral paper (Spec., Id.)."""
+    if m := _WRITTEN_CITE.match(sentence):
+        return "appellant_arguments" if m.group(1).lower() == "brief" else "examiner_findings"
     if not _BARE_CITE.match(sentence):
         return None
     hits = [(m.start(), role) for role, p in _PAPERS.items() if (m := re.search(p, sentence))]
     return min(hits)[1] if hits else None
 
 
+_LEADING_MARKER = re.compile(r"^\d{1,2}\s?(?=[A-Z][a-z])")  # a footnote's number before its first word
+
+
 def cue_role(sentence: str, section: str | None = None) -> str | None:
     """The role a sentence states on its own: the Board's voice first, then the attribution cue starting
     earliest, then the party's paper a trailing citation names (None when nothing fires)."""
+    sentence = _LEADING_MARKER.sub("", sentence)
     if board_voice(sentence):
         return "ptab_opinion"
     hits = [(m.start(), role) for role, rx in _CUES.items() if (m := rx.search(sentence))]
@@ -234,7 +352,7 @@ def cue_role(sentence: str, section: str | None = None) -> str | None:
     if hits:
         return min(hits)[1]
     if not _BARE_CITE.match(sentence):
-        return next((role for role, rx in _CITE_TAIL.items() if rx.search(sentence)), None)
+        return next((role for role, rx in _CITE_TAIL.items() if rx.search(sentence)), None) or paper_tail(sentence)
     return None
 
 
@@ -247,7 +365,7 @@ def classify(sent: str, section: str, prev: str | None, following: str | None) -
     paragraph (None at a paragraph start), `following` the next sentence of the paragraph."""
     if board := board_voice(sent):
         return "ptab_opinion", f"board:{board}"
-    if _BARE_CITE.match(sent):  # "Final Act. 4." belongs to the sentence it documents
+    if _BARE_CITE.match(sent) or _WRITTEN_CITE.match(sent):  # "Final Act. 4." documents the sentence before it
         return (prev, "citation") if prev else (DEFAULT_ROLE[section], None)
     if _FACTS.search(sent):
         return "facts", "facts"
@@ -260,9 +378,26 @@ def classify(sent: str, section: str, prev: str | None, following: str | None) -
     return DEFAULT_ROLE[section], None
 
 
+def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """Second look at one paragraph. A block that opens with a party's cue and closes with a citation of that
+    party's paper ("Appellants argue that ... . Second, ... ? Br. 23.") is that party's throughout, unless a
+    sentence of it is in the Board's voice. A sentence attributed by a cue alone (no citation of the party's
+    paper) between two Board-voice sentences is the Board's narrative ("The examiner points out ...")."""
+    out = list(roles)
+    first, last = out[0][0], out[-1][0]
+    if len(out) > 2 and first in ATTRIBUTED and (cited_party(sents[-1]) == first or paper_tail(sents[-1]) == first) \
+            and not any(board_voice(t) for t in sents):
+        out = [(first, cue if role == first else "block") for role, cue in out]
+    for i in range(1, len(out) - 1):
+        if out[i][0] in ATTRIBUTED and out[i][1] in ATTRIBUTED and not paper_tail(sents[i]) and \
+                all(board_voice(sents[j]) for j in (i - 1, i + 1)):
+            out[i] = ("ptab_opinion", "between_board")
+    return out
+
+
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-3"
+    name = "rules-7"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
@@ -271,16 +406,25 @@ class RuleSplitter:
             if section not in SPLIT_SECTIONS:
                 continue
             boards = False  # under a sub-heading of the Board's own (NEW GROUND OF REJECTION, ISSUE ...)
+            quoted = None  # the party whose sentence ending in ":" introduces the next paragraph (a block quote)
             for par in paras:
                 if _is_subheading(par):
                     boards = bool(_ANALYSIS_OF_BOARD.search(par.strip()))
                     continue
-                sents, prev = sentences(par), None
+                sents, prev, roles = sentences(par), None, []
                 for i, sent in enumerate(sents):
-                    role, cue = ("ptab_opinion", "subheading") if boards else \
-                        classify(sent, section, prev, sents[i + 1] if i + 1 < len(sents) else None)
-                    result.sentences.append(Sentence(section, role, sent, cue))
+                    role, cue = classify(sent, section, prev, sents[i + 1] if i + 1 < len(sents) else None)
+                    # under the Board's own sub-heading only what a party's cue or paper attributes is not the
+                    # Board's (findings of fact quote the briefs: "2. Appellants argue that ... Br. 23.")
+                    if boards and cue not in ATTRIBUTED and not (cue == "citation" and prev in ATTRIBUTED):
+                        role, cue = "ptab_opinion", "subheading"
+                    roles.append((role, cue))
                     prev = role
+                roles = _paragraph_roles(sents, roles) if sents else roles
+                if quoted and not any(board_voice(t) for t in sents):
+                    roles = [(quoted, "quoted")] * len(sents)
+                quoted = roles[-1][0] if sents and roles[-1][0] in ATTRIBUTED and sents[-1].endswith(":") else None
+                result.sentences += [Sentence(section, r, t, c) for t, (r, c) in zip(sents, roles)]
         result.flags = split_flags(result)
         return result
 

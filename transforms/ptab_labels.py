@@ -1,8 +1,9 @@
 """PILOT-Bench labels from PTAB records: issue types, board authorities, subdecision (fine and coarse).
 
 Labels come from the record only: the ODP structured fields (appealOutcomeCategory, issueTypeBag,
-statuteAndRuleBag) and the decision's DECISION/ORDER section, which no input contains (the inputs are
-cut from STATEMENT OF THE CASE + ANALYSIS). Nothing is mined from text an input holds. A case the
+statuteAndRuleBag) and the decision's verdict (`verdict_passage`: the DECISION/ORDER section under its real
+heading, else the last page's verdict line, else the Board's "We AFFIRM." in the opening), which no input
+contains (the inputs are cut from STATEMENT OF THE CASE + ANALYSIS, and a verdict sentence is the Board's). Nothing is mined from text an input holds. A case the
 record cannot label (no outcome and no verdict in the order; no issue statute anywhere) gets None /
 [] and the build drops and counts it. Label sets are exactly SPEC's. Raw ODP strings vary
 ("AFFIRMED", "Affirmed w/ New Ground of Rejection", "Reversed; New Grounds of Rejection"), so outcomes
@@ -47,8 +48,15 @@ _VERDICT_LINE = re.compile(r"^\s*(AFFIRMED[- ]IN[- ]PART|AFFIRMED|REVERSED|VACAT
                            r"\b(.*)$", re.M)
 _VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]part|affirmed|reversed|vacated|"
                             r"remanded)\b|"
-                            r"\b(affirm|reverse)\s+(?:the|as to|our)\b", re.I)
-_NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)", re.I)
+                            r"\b(affirm|reverse)\s+(?:the|as to|our)\b|"
+                            # the Board's own verdict sentence: "We AFFIRM.", "We affirm-in-part and enter ...",
+                            # "We AFFIRM IN PART", "We reverse the rejection under § 102 and affirm ..."
+                            r"\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(affirm(?:[- ]+in[- ]+part)?|"
+                            r"reverse|vacate|remand)\b", re.I)
+_NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)|1\.196\s*\(b\)", re.I)
+_VERDICT_SENTENCE = re.compile(r"[^.]*\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|reverse|vacate|"
+                               r"remand)\b[^.]*(?:\.\d*|$)", re.I)
+_BARE_VERDICT = re.compile(r"^\s*(?:AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED)\b[-\sA-Z;,.()§0-9]*$")
 NOT_ISSUES = {"134"}
 
 
@@ -98,6 +106,27 @@ def order_section(text: str | None) -> str:
     return "\n\n".join(p for name, paras in split_sections(text or "") if name == "decision" for p in paras)
 
 
+def verdict_passage(text: str | None) -> tuple[str, str | None]:
+    """(the text that states the verdict, where it was found): the DECISION/ORDER section under whatever heading
+    the decision gives it ("order"); else a bare verdict line among the last paragraphs, as on a final page
+    without a heading ("last_page"); else the Board's verdict sentence in the opening ("We AFFIRM IN PART.",
+    before the analysis: "opening"). ("", None) when the text states none. Inputs never hold these: a verdict
+    sentence is in the Board's voice, the order and the last page follow the analysis."""
+    sections = split_sections(text or "")
+    order = "\n\n".join(p for name, paras in sections if name == "decision" for p in paras)
+    if outcome_from_order(order):
+        return order, "order"
+    paragraphs = [p for _, paras in sections for p in paras]
+    if tail := [p for p in paragraphs[-4:] if _BARE_VERDICT.match(p)]:
+        return tail[-1], "last_page"
+    opening = [p for name, paras in sections if name in ("caption", "decision_on_appeal", "statement_of_the_case")
+               for p in paras[:4]]
+    for par in opening:
+        if m := _VERDICT_SENTENCE.search(par):
+            return m.group(0).strip(), "opening"
+    return (order, "order") if order else ("", None)
+
+
 def outcome_from_order(order: str) -> str | None:
     """The outcome the DECISION/ORDER section states: its verdict line ("AFFIRMED-IN-PART; NEW GROUND OF
     REJECTION") or else its per-rejection dispositions ("... is affirmed." + "... is reversed." ->
@@ -106,8 +135,9 @@ def outcome_from_order(order: str) -> str | None:
     if lines:
         verdict = lines[-1][0].lower()
     else:
-        found = {(a or b).lower().replace(" ", "-") for a, b in _VERDICT_WORDS.findall(order)}
-        found = {{"affirm": "affirmed", "reverse": "reversed"}.get(f, f) for f in found}
+        found = {re.sub(r"[-\s]+", "-", a or b or c).lower() for a, b, c in _VERDICT_WORDS.findall(order)}
+        found = {{"affirm": "affirmed", "reverse": "reversed", "vacate": "vacated", "remand": "remanded",
+                  "affirm-in-part": "affirmed-in-part"}.get(f, f) for f in found}
         if not found:
             return None
         verdict = ("affirmed-in-part" if {"affirmed", "reversed"} <= found or "affirmed-in-part" in found
@@ -177,12 +207,14 @@ def _source(from_api: list[str], label: list[str]) -> str | None:
 
 def add_labels(df: pl.DataFrame) -> pl.DataFrame:
     """Label columns for a frame with outcome, issue_types (API bag), statutes and text; the text is read
-    for its DECISION/ORDER section only. `label_source` says where each label came from."""
+    for its verdict only (`verdict_passage`). `label_source` says where each label came from: api, or where the
+    text states the verdict (order, last_page, opening)."""
     rows = df.select("outcome", "issue_types", "statutes", "text").iter_rows()
     fine, issues, auth, source = [], [], [], []
     for outcome, bag, statutes, text in rows:
-        order = order_section(text)
+        order, where = verdict_passage(text)
         f, src = subdecision(outcome, order)
+        src = where if src == "order" else src
         api_issues = issue_types(bag, statutes)
         issues.append(issue_types(bag, statutes, order))
         fine.append(f)

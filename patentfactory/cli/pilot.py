@@ -1,4 +1,5 @@
-"""`pf ingest ptab` and `pf build pilot`: PTAB decisions into the warehouse, PILOT-Bench out of it."""
+"""`pf ingest ptab`, `pf build pilot` and `pf pilot routes`: PTAB decisions into the warehouse, PILOT-Bench out of
+it, and the opinion split's routes measured side by side on the hand-labelled reference decisions."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,7 +7,10 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import build_app, date_range, friendly, ingest_app, out
+from patentfactory.cli.main import app, build_app, date_range, friendly, ingest_app, out
+
+pilot_app = typer.Typer(no_args_is_help=True, help="PILOT-Bench tools.")
+app.add_typer(pilot_app, name="pilot")
 
 
 @ingest_app.command("ptab")
@@ -49,3 +53,29 @@ def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path
     pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift,
                                    splitter=splitter)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
+
+
+@pilot_app.command("routes")
+@friendly
+def routes_cmd(data_dir: Annotated[Path, typer.Option("--data-dir", help="where the LLM route caches answers")] = Path("data"),
+               reference: Annotated[Path | None, typer.Option(help="reference fixtures folder (ptab_real/ and "
+                                                             "ptab_decisions/); default: the repository's")] = None,
+               llm: Annotated[bool | None, typer.Option("--llm/--no-llm", help="score the LLM route too (default: "
+                                                        "when PF_LLM__BASE_URL is set)")] = None) -> None:
+    """Each opinion-split route's precision/recall for the two input roles on the reference decisions (the real
+    decisions' blind third, the rest of them, the real-style set) and the Board sentences it put into an input."""
+    from patentfactory.config import Settings
+    from patentfactory.stages import llm_routes
+    from transforms.opinion_reference import REFERENCE_DIR, reference_sets, routes_table
+
+    settings = Settings.load()
+    routes = ["rules"] + (["llm"] if (llm if llm is not None else bool(settings.llm.base_url)) else [])
+    splitters = [llm_routes.make_splitter(r, data_dir, settings) for r in routes]
+    rows = routes_table(splitters, reference_sets(reference or REFERENCE_DIR))
+    out.print("route | set | decisions | sentences | appellant P | appellant R | examiner P | examiner R | "
+              "Board sentences in inputs", soft_wrap=True)
+    for r in rows:
+        out.print(f"{r['route']} | {r['set']} | {r['decisions']} | {r['sentences']} | {r['appellant_p']} | "
+                  f"{r['appellant_r']} | {r['examiner_p']} | {r['examiner_r']} | {r['board_in_inputs']}", soft_wrap=True)
+    if "llm" not in routes:
+        out.print("(set PF_LLM__BASE_URL and PF_LLM__MODEL, or pass --llm, to score the LLM route beside the rules)")

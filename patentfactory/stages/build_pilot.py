@@ -207,10 +207,26 @@ def _role_table(roles: dict) -> str:
                        for r, v in roles.items()))
 
 
+def _real_text(real: dict) -> str:
+    """The real decisions: the blind figures of the splitter used (its freshest blind batch), then all of them."""
+    batches = sorted((k for k in real if k.startswith("blind")), key=lambda k: int(k.partition("_")[2] or 1))
+    b, a = real[batches[-1]], real["all"]
+    return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
+            "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
+            f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "
+            f"{b['sentences']} sentences labelled after it was frozen): Board sentences that reached an input role: "
+            f"**{b['board_sentences_in_inputs']}**. {b.get('note', '')}\n\n" + _role_table(b["roles"])
+            + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; all but the blind batch above "
+              "were seen while the rules were written, so these figures are not blind): Board sentences in an input: "
+              f"{a['board_sentences_in_inputs']}.\n\n" + _role_table(a["roles"]))
+
+
 def _reference_text(ref: dict | None, splitter: str) -> str:
     if ref is None:
-        return f"\n\nNo reference-set score is committed for splitter `{splitter}`."
-    parts = [f"\n\nOn {ref['all']['decisions']} hand-labelled real-style decisions ({ref['all']['sentences']} "
+        return (f"\n\nNo reference-set score is committed for splitter `{splitter}`; `pf pilot routes` measures "
+                "every route on the reference decisions.")
+    parts = [_real_text(ref["real"]) if ref.get("real") else "",
+             f"\n\nOn {ref['all']['decisions']} hand-labelled real-style decisions ({ref['all']['sentences']} "
              "sentences; STATEMENT OF THE CASE + ANALYSIS written the way PTAB decisions are, affirmed, reversed, "
              "affirmed-in-part and new-ground outcomes, 101/102/103/112 issues; every sentence labelled by hand), "
              f"Board sentences that reached an input role: **{ref['all']['board_sentences_in_inputs']}**.\n\n"
@@ -256,8 +272,10 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
             "sentence in the Board's voice or a sentence of its own `ptab_opinion` (6+ words) is refused — "
             f"**{counts.get('leak_refused', 0)}** refused in this build"
             + (f" (first: `{refused[0]}`)" if refused else "") + ". Labels come from the record only: the API's "
-            "appealOutcomeCategory, issueTypeBag and statuteAndRuleBag and the decision's DECISION/ORDER section, "
-            "which is excluded from every input; no label is read from text an input contains. Cases the record "
+            "appealOutcomeCategory, issueTypeBag and statuteAndRuleBag and the decision's verdict: its DECISION/ORDER "
+            "section under whatever heading it has, else the last page's verdict line, else the Board's verdict "
+            "sentence in the opening (\"We AFFIRM IN PART.\"), none of which an input holds; no label is read "
+            "from text an input contains. Cases the record "
             f"cannot label are dropped, not guessed: {counts.get('no_subdecision_in_record', 0)} without any stated "
             f"outcome, {counts.get('no_issue_type_in_record', 0)} without any issue statute. Where each label came "
             f"from (api / order / api+order): {sources}. The publish step re-checks `all/eval` for Board-voice "

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from patentfactory.stages.build_pilot import REFERENCE_SCORES, reference_scores
-from transforms.opinion_reference import HELD_OUT, reference_report, render_decision, truth
+from transforms.opinion_reference import HELD_OUT, reference_report, reference_sets, render_decision, truth
 from transforms.opinions import ROLES, RuleSplitter, leak_check
 from transforms.ptab_labels import add_labels
 
@@ -25,7 +25,8 @@ def decisions() -> list[dict]:
 @pytest.fixture(scope="module")
 def report(decisions) -> dict:
     committed = json.loads(REFERENCE_SCORES.read_text(encoding="utf-8"))
-    return reference_report(decisions, RuleSplitter(), committed.get("held_out", {}).get("note", ""))
+    return reference_report(decisions, RuleSplitter(), committed.get("held_out", {}).get("note", ""),
+                            reference_sets(), {k: v["note"] for k, v in committed["real"].items() if "note" in v})
 
 
 def test_the_set_covers_outcomes_and_issues_with_every_sentence_labelled(decisions):
@@ -43,8 +44,8 @@ def test_the_set_covers_outcomes_and_issues_with_every_sentence_labelled(decisio
 
 
 def test_no_board_sentence_reaches_an_input(report):
-    assert report["all"]["board_sentences_in_inputs"] == 0, report["all"]["leaked"]
-    assert report["held_out"]["board_sentences_in_inputs"] == 0, report["held_out"]["leaked"]
+    for part in (report["all"], report["held_out"], *report["real"].values()):
+        assert part["board_sentences_in_inputs"] == 0, part["leaked"]
 
 
 def test_the_cards_committed_scores_are_todays(report):

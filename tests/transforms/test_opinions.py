@@ -102,7 +102,7 @@ class EverythingIsFacts:
 def test_split_frame_with_pluggable_splitter():
     df = pl.DataFrame({"case_id": ["a", "b"], "text": [DECISION, None]})
     out = split_frame(df)
-    assert out["splitter"].to_list() == ["rules-3", "rules-3"]
+    assert out["splitter"].to_list() == [RuleSplitter.name] * 2
     assert out["examiner_findings"][0].startswith("Claims 1-5 stand rejected")
     assert out["appellant_arguments"][1] == "" and "missing_analysis" in out["flags"][1]
     other = split_frame(df, EverythingIsFacts())

@@ -1,0 +1,66 @@
+"""`pf pilot routes`: each opinion-split route's precision/recall on the reference decisions, side by side; the
+LLM route through the real client against the replica's OpenAI-compatible endpoint."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from patentfactory.cli.main import app
+from patentfactory.sim.upstream import Replica
+from patentfactory.stages.build_pilot import REFERENCE_SCORES
+from transforms.opinion_reference import reference_sets
+
+runner = CliRunner()
+
+
+def _rows(output: str) -> dict[tuple[str, str], list[str]]:
+    rows = [[c.strip() for c in ln.split("|")] for ln in output.splitlines() if ln.count("|") == 8]
+    assert rows[0][0] == "route"
+    return {(r[0], r[1]): r[2:] for r in rows[1:]}
+
+
+def test_the_rule_route_alone_without_an_endpoint(monkeypatch, tmp_path):
+    monkeypatch.delenv("PF_LLM__BASE_URL", raising=False)
+    res = runner.invoke(app, ["pilot", "routes", "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    rows = _rows(res.output)
+    committed = json.loads(REFERENCE_SCORES.read_text(encoding="utf-8"))
+    blind = committed["real"]["blind"]
+    assert rows[(committed["splitter"], "real blind")][:2] == [str(blind["decisions"]), str(blind["sentences"])]
+    assert rows[(committed["splitter"], "real blind")][2:] == [
+        str(blind["roles"][r][k]) for r in ("appellant_arguments", "examiner_findings") for k in ("precision", "recall")
+    ] + ["0"]
+    assert {s for _, s in rows} == set(reference_sets()) and "PF_LLM__BASE_URL" in res.output
+
+
+@pytest.fixture(scope="module")
+def replica(tmp_path_factory):
+    """A replica whose model knows the real-style decisions' roles (and nothing of the real ones)."""
+    world = tmp_path_factory.mktemp("routes-world")
+    (world / "truth").mkdir()
+    rows = [{"sentences": [t for sec in d["sections"] for p in sec["paragraphs"] for _, t in p.get("sentences", [])],
+             "roles": [r for sec in d["sections"] for p in sec["paragraphs"] for r, _ in p.get("sentences", [])]}
+            for d in reference_sets()["real-style"]]
+    pq.write_table(pa.Table.from_pylist(rows), world / "truth" / "ptab_opinions.parquet")
+    with Replica(world) as rep:
+        yield rep
+
+
+def test_the_llm_route_beside_the_rules_when_an_endpoint_is_set(replica, monkeypatch, tmp_path):
+    monkeypatch.setenv("PF_LLM__BASE_URL", replica.base_url + "/v1")
+    monkeypatch.setenv("PF_LLM__MODEL", "replica")
+    res = runner.invoke(app, ["pilot", "routes", "--data-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    rows = _rows(res.output)
+    llm = [k for k in rows if k[0].startswith("llm-")]
+    assert {s for _, s in llm} == set(reference_sets())
+    # a model that knows nothing of the real decisions gives each section its default role: no party sentence
+    name = llm[0][0]
+    assert rows[(name, "real blind")][3] == "0.0" and rows[(name, "real blind")][5] == "0.0"
+    assert float(rows[(name, "real-style")][3]) > 0, "the decisions it knows it attributes"
+    assert list(Path(tmp_path).rglob("*")), "answers are cached under --data-dir"

@@ -1,0 +1,53 @@
+"""The verdict read from a decision's own text, in the forms real decisions use, and where it was found."""
+from __future__ import annotations
+
+import pytest
+
+from transforms.ptab_labels import outcome_from_order, subdecision_fine, verdict_passage
+
+OPENING = "DECISION ON APPEAL\n\nAppellant appeals under 35 U.S.C. § 134(a). We have jurisdiction. {}\n\n" \
+          "STATEMENT OF THE CASE\n\nThe invention is a lid.\n\nANALYSIS\n\nAppellant argues that Smith is silent."
+
+
+@pytest.mark.parametrize("verdict, fine", [
+    ("We AFFIRM.", "Affirmed"), ("We affirm.", "Affirmed"), ("We AFFIRM.2", "Affirmed"),
+    ("We affirm-in-part.", "Affirmed-in-Part"), ("We AFFIRM IN PART.", "Affirmed-in-Part"),
+    ("We AFFIRM-IN-PART.", "Affirmed-in-Part"), ("We reverse.", "Reversed"),
+    ("We affirm-in-part and enter a new ground of rejection under 37 C.F.R. § 41.50(b).",
+     "Affirmed-in-Part with New Ground of Rejection"),
+    ("We AFFIRM and designate our affirmance of claim 21 as a new ground of rejection pursuant to our authority under "
+     "37 C.F.R. § 41.50(b).", "Affirmed with New Ground of Rejection"),
+    ("We reverse and enter a new ground of rejection under 37 C.F.R. § 41.50(b).",
+     "Reversed with New Ground of Rejection"),
+    ("We affirm-in-part and we enter a new ground of rejection pursuant to the provisions of 37 CFR § 1.196(b).",
+     "Affirmed-in-Part with New Ground of Rejection"),
+])
+def test_the_opening_verdict_forms(verdict, fine):
+    passage, where = verdict_passage(OPENING.format(verdict))
+    assert where == "opening" and subdecision_fine(outcome_from_order(passage)) == fine
+
+
+@pytest.mark.parametrize("order, fine", [
+    ("DECISION\n\nWe AFFIRM.", "Affirmed"), ("CONCLUSION\n\nWe AFFIRM IN PART.", "Affirmed-in-Part"),
+    ("ORDER\n\nThe Examiner's rejection of claims 1-5 is affirmed. We reverse the rejection of claim 6.",
+     "Affirmed-in-Part"),
+    ("SUMMARY\n\nThe decision of the examiner to reject claims 1 through 12 is affirmed, with the affirmance "
+     "designated as a new ground of rejection under 37 CFR § 1.196(b).", "Affirmed with New Ground of Rejection"),
+    ("DECISION\n\nThe rejection is reversed.\n\nREVERSED; NEW GROUND OF REJECTION 37 C.F.R. § 41.50(b)",
+     "Reversed with New Ground of Rejection"),
+])
+def test_the_order_under_its_real_headings_comes_first(order, fine):
+    passage, where = verdict_passage(OPENING.format("We reverse.") + "\n\n" + order)
+    assert where == "order" and subdecision_fine(outcome_from_order(passage)) == fine
+
+
+def test_a_last_page_without_a_decision_heading():
+    text = OPENING.format("") + "\n\nThe examiner has not met the burden of establishing a prima facie case.\n\n" \
+                               "REVERSED\n\nSHERMAN D. WINTERS ) Administrative Patent Judge )"
+    passage, where = verdict_passage(text)
+    assert where == "last_page" and subdecision_fine(outcome_from_order(passage)) == "Reversed"
+
+
+def test_no_verdict_is_guessed_from_the_analysis():
+    text = OPENING.format("") + " We reverse the rejection under § 102 and affirm the rejection under § 103."
+    assert verdict_passage(text) == ("", None)
