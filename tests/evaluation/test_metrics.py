@@ -80,6 +80,29 @@ def test_classification_agrees_with_sklearn():
 
 # ---- multi-label ------------------------------------------------------------------------------------------
 
+def test_multilabel_agrees_with_the_papers_sklearn_evaluator():
+    """PILOT's evaluator: MultiLabelBinarizer over the labels of y_true and y_pred, exact match =
+    accuracy_score, micro/macro P/R/F1 with zero_division=0, hamming_loss."""
+    import random
+
+    from sklearn.metrics import accuracy_score, f1_score, hamming_loss, precision_score, recall_score
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    r = random.Random(7)
+    vocab = ["101", "102", "103", "112", "Others", "37 CFR 41.50(b)"]
+    y_true = [set(r.sample(vocab[:5], r.randint(1, 3))) for _ in range(60)]
+    y_pred = [set(r.sample(vocab, r.randint(0, 3))) for _ in range(60)]
+    ours = multilabel_scores(y_true, y_pred)
+    mlb = MultiLabelBinarizer(classes=sorted(set().union(*y_true, *y_pred)))
+    t, p = mlb.fit_transform(y_true), mlb.transform(y_pred)
+    ref = {"exact_match": accuracy_score(t, p), "hamming_loss": hamming_loss(t, p)}
+    for avg in ("micro", "macro"):
+        ref[f"{avg}_precision"] = precision_score(t, p, average=avg, zero_division=0)
+        ref[f"{avg}_recall"] = recall_score(t, p, average=avg, zero_division=0)
+        ref[f"{avg}_f1"] = f1_score(t, p, average=avg, zero_division=0)
+    assert ours == pytest.approx(ref, abs=1e-12)
+
+
 def test_multilabel_by_hand():
     y_true = [{"101", "103"}, {"102"}, set(), {"101"}]
     y_pred = [{"101"}, {"102", "103"}, set(), {"101"}]

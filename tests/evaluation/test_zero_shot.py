@@ -45,6 +45,22 @@ def test_zero_shot_all_set_is_scored_not_skipped():
     assert {"balanced_accuracy", "weighted_f1"} <= {m for _t, _m, m in got}
 
 
+def test_all_set_is_scored_per_input_setting_on_the_same_cases():
+    """The paper scores base, merge and split+claim on one aligned set: each setting gets its own scores,
+    every one over the same cases."""
+    df = _all_set().with_columns(
+        pl.concat_str("appellant_arguments", "examiner_findings", separator=" ").alias("merged_text"),
+        pl.Series("claims", [[{"claim_no": 1, "text": "A method."}]] * 3))
+    scores = score_pilot("all", None, df)
+    tasks = {s.task for s in scores}
+    for label in ("issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"):
+        assert {f"all:{label}", f"all:merge:{label}", f"all:split_claim:{label}"} <= tasks
+    got = {(s.task, s.model, s.metric): s.value for s in scores}
+    assert got[("all:merge:issue_type", "keyword", "exact_match")] == 1.0
+    assert got[("all:split_claim:subdecision_fine", "prior", "macro_f1")] == got[("all:subdecision_fine", "prior",
+                                                                                  "macro_f1")]
+
+
 def test_ipbench_choice_items_report_answer_only_rules_that_catch_a_shortcut():
     # answer always first and the longest and the most frequent option: every shortcut rule finds it
     choice = pl.DataFrame({"question": ["Which?\nbattery electrode with lithium anode", "Which?\nwheel hub"],
