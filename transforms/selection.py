@@ -3,8 +3,8 @@
 Filters (SPEC): publication year >= 1980, cited at least once (family level: citing families in the warehouse,
 or the count a source reports), family size <= 50, and
 (after domains are known) only IPC3 domains with enough families. One representative publication per
-simple family, chosen deterministically: preferred language, has an abstract, has a title, earliest
-publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator,
+simple family, chosen deterministically: has claims, preferred language, has an abstract, has a title,
+earliest publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator,
 truncated to a token budget measured by the caller's tokenizer (a counting function is passed in, so
 this module never loads a model).
 """
@@ -46,9 +46,12 @@ def _has_text(column: str) -> pl.Expr:
 
 
 def choose_representatives(
-    publications: pl.LazyFrame, families: pl.LazyFrame, min_year: int = 1980, preferred_lang: str = "en"
+    publications: pl.LazyFrame, families: pl.LazyFrame, min_year: int = 1980, preferred_lang: str = "en",
+    claims: pl.LazyFrame | None = None,
 ) -> pl.LazyFrame:
-    """One publication per simple family among members published in `min_year` or later."""
+    """One publication per simple family among members published in `min_year` or later. With `claims`,
+    a member that has claims comes before one without (the family text ends in the first claim): a JP/CN
+    representative without claims no longer stands in for a family whose other member has them."""
     candidates = (
         simple_members(families)
         .join(publications.select("pub_id", "pub_date", "lang", "title", "abstract"), on="pub_id")
@@ -59,9 +62,15 @@ def choose_representatives(
             _has_text("title").alias("_title_ok"),
         )
     )
+    if claims is None:
+        candidates = candidates.with_columns(pl.lit(True).alias("_claim_ok"))
+    else:
+        with_claims = claims.filter(_has_text("text")).select("pub_id").unique()
+        candidates = candidates.join(with_claims.with_columns(pl.lit(True).alias("_claim_ok")), on="pub_id",
+                                     how="left").with_columns(pl.col("_claim_ok").fill_null(False))
     return (
-        candidates.sort(["family_id", "_lang_ok", "_abs_ok", "_title_ok", "pub_date", "pub_id"],
-                        descending=[False, True, True, True, False, False], nulls_last=True)
+        candidates.sort(["family_id", "_claim_ok", "_lang_ok", "_abs_ok", "_title_ok", "pub_date", "pub_id"],
+                        descending=[False, True, True, True, True, False, False], nulls_last=True)
         .group_by("family_id", maintain_order=True)
         .agg(pl.col("pub_id").first())
     )

@@ -78,6 +78,13 @@ def departures(stats: dict[str, Any], params: PatenTEBParams, profile: str, scal
             f"{spec.cluster_ipc_min_size}–{spec.cluster_ipc_max_size} → {params.cluster_ipc_min_size}–"
             f"{params.cluster_ipc_max_size}, inventor {spec.cluster_inventor_min_size}–{spec.cluster_inventor_max_size} "
             f"→ {params.cluster_inventor_min_size}–{params.cluster_inventor_max_size}.")
+    no_claim = stats.get("texts_without_claim", {})
+    lines.append(
+        "- **Family text** is title + abstract + first claim of one representative member (members with claims "
+        f"first, then English); texts without a first claim: {no_claim.get('families', 0)} of "
+        f"{stats.get('selected_families', 0)} (no member of their family has claims in the warehouse; "
+        f"{no_claim.get('with_a_claimed_member', 0)} have a member with claims).")
+    lines += _classes_and_population(stats)
     marker_rows = sum(stats.get("rows_with_empty_marker", {}).values())
     lines += [
         "- **Section markers**: a removed fragment takes its marker with it and empty markers are removed from every "
@@ -88,6 +95,36 @@ def departures(stats: dict[str, Any], params: PatenTEBParams, profile: str, scal
         f"{stats.get('truncated_by_variant', {}).get('text_no_title', 0)} texts truncated.",
     ]
     return "\n".join(lines)
+
+
+def _classes_and_population(stats: dict[str, Any]) -> list[str]:
+    """Class sets against the paper's, the completeness filter and the hard-negative miner."""
+    labels = stats.get("class_labels", {})
+    ipc = labels.get("class_text2ipc3", {})
+    n_ipc = len({lab for per in ipc.values() for lab in per})
+    bloom = labels.get("class_bloom", {})
+    every = sorted({lab for per in bloom.values() for lab in per})
+    missing = {s: [lab for lab in every if lab not in bloom.get(s, {})] for s in ("train", "val", "test")}
+    gaps = "; ".join(f"{s} lacks {', '.join(m)}" for s, m in missing.items() if m) or "every split has every class"
+    n, seg = stats.get("selected_families", 0), stats.get("segmented_families", 0)
+    neg = stats.get("negatives_published", {})
+    return [
+        f"- **class_text2ipc3** has {n_ipc} classes in this build (the paper: 109, one per IPC3 domain with enough "
+        "families); its scores are not comparable with the paper's. Rows per class and split: "
+        f"{ipc or 'none'}.",
+        f"- **class_bloom** classes (early / late / normal) per split as built: {bloom or 'none'}; {gaps} (a class "
+        "that a split lacks cannot be learnt or scored there).",
+        f"- **Completeness filter**: the paper keeps only structurally complete families (a segmented abstract) "
+        f"for every task; we require it only of the tasks that read a segment ({', '.join(SEGMENT_TASKS)}), so "
+        f"{n - seg:,} of {n:,} selected families (those without a segmented abstract) appear only in the other tasks. "
+        "Requiring it everywhere would leave the other tasks "
+        f"{seg:,} families here.",
+        "- **Hard negatives** (dense part) are mined with all-MiniLM-L6-v2, the model the eval also reports as its "
+        "baseline, so the baseline meets negatives chosen to be close in its own space: its retrieval scores are "
+        "biased low against other models'. Published negatives by miner: "
+        f"BM25 {neg.get('bm25', 0):,}, dense {neg.get('dense', 0):,}. For negatives independent of the baseline, "
+        "build with the override `negative_sources=('bm25',)` (PatenTEBParams).",
+    ]
 
 
 def sizes(stats: dict[str, Any]) -> str:

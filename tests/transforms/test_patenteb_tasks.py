@@ -372,6 +372,24 @@ def test_representative_prefers_english_with_abstract_then_earliest():
     assert reps == {"F1": "US-2-B2", "F2": "US-5-B1"}  # EP-4 is before 1980
 
 
+def test_representative_has_claims_where_the_family_has_a_member_with_claims():
+    """A JP/CN member without claims no longer speaks for a family whose other member has claims."""
+    from transforms.selection import choose_representatives
+
+    pubs = pl.LazyFrame({
+        "pub_id": ["JP-1-A", "CN-2-A", "US-3-A1", "KR-4-A", "JP-5-A"],
+        "pub_date": [date(1990, 1, 1), date(1991, 1, 1), date(1992, 1, 1), date(1993, 1, 1), date(1994, 1, 1)],
+        "lang": ["ja", "zh", "en", "ko", "ja"], "title": ["t"] * 5, "abstract": ["a", "a", "a", "a", "a"]})
+    fams = pl.LazyFrame({"family_id": ["F1", "F1", "F2", "F2", "F3"],
+                         "pub_id": ["JP-1-A", "CN-2-A", "US-3-A1", "KR-4-A", "JP-5-A"], "family_kind": ["simple"] * 5})
+    claims = pl.LazyFrame({"pub_id": ["CN-2-A", "US-3-A1", "KR-4-A"], "claim_no": [1, 1, 1],
+                           "text": ["A device.", "A lamp.", "A lamp."]})
+    reps = dict(choose_representatives(pubs, fams, min_year=1980, claims=claims).collect().iter_rows())
+    # F1: the earlier JP has no claims, the CN has; F2: both have claims, English wins; F3: no claims anywhere
+    assert reps == {"F1": "CN-2-A", "F2": "US-3-A1", "F3": "JP-5-A"}
+    assert dict(choose_representatives(pubs, fams, min_year=1980).collect().iter_rows())["F1"] == "JP-1-A"
+
+
 def test_texts_truncated_to_token_budget_and_counted(world):
     from transforms.selection import count_whitespace_tokens
 
@@ -434,6 +452,14 @@ def test_card_departures_carry_the_builds_counts(built):
     inv = stats["clusters"]["clusters_inventor"]
     assert f"clusters_inventor {inv['families_in_test_split']} of {inv['families']}" in text
     assert "Null negatives published: 0." in text and "rows still holding an empty marker: 0." in text
+    ipc = stats["class_labels"]["class_text2ipc3"]
+    assert f"class_text2ipc3** has {len({c for per in ipc.values() for c in per})} classes" in text
+    assert set(stats["class_labels"]["class_bloom"]) <= {"train", "val", "test"}
+    no_claim = stats["texts_without_claim"]
+    assert no_claim["with_a_claimed_member"] == 0, "a family with a claimed member is represented by it"
+    assert f"texts without a first claim: {no_claim['families']} of {stats['selected_families']}" in text
+    neg = stats["negatives_published"]
+    assert f"BM25 {neg['bm25']:,}, dense {neg['dense']:,}" in text and "Completeness filter" in text
     table = sizes(stats)
     assert f"| retrieval_IN | 150,000 / 15,806 / 15,809 | {stats['rows']['retrieval_IN']['train']:,} /" in table
 

@@ -136,7 +136,7 @@ def plan_family_selection(
     params: PatenTEBParams,
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """(filter flags per family, selected families with ids, domains, texts and segments), both lazy."""
-    reps = choose_representatives(publications, families, params.min_year, params.preferred_lang)
+    reps = choose_representatives(publications, families, params.min_year, params.preferred_lang, claims)
     flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited,
                                 reported_citations(publications, families))
     eligible = flags.filter(pl.col("year_ok") & pl.col("size_ok") & pl.col("cited_ok")).select("family_id")
@@ -294,6 +294,18 @@ def _citing_dates(citations: pl.LazyFrame, publications: pl.LazyFrame, families:
     )
 
 
+def _texts_without_claim(fams: pl.DataFrame, claims: pl.LazyFrame, families: pl.LazyFrame) -> dict[str, int]:
+    """Selected families whose text has no first claim, and how many of them have a member with claims
+    (0 unless the representative choice ignored claims)."""
+    claimed = claims.filter(pl.col("text").str.strip_chars().str.len_chars() > 0).select("pub_id").unique()
+    without = fams.lazy().select("family_id", "pub_id").join(claimed, on="pub_id", how="anti")
+    member = simple_members(families).join(claimed, on="pub_id").select("family_id").unique()
+    out = without.select(pl.len().alias("families"),
+                         pl.col("family_id").is_in(member.collect()["family_id"].implode()).sum()
+                         .alias("with_a_claimed_member")).collect()
+    return {k: int(v) for k, v in out.row(0, named=True).items()}
+
+
 def prepare_context(
     publications: pl.LazyFrame, claims: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFrame,
     params: PatenTEBParams, encode: Encoder | None = None, count_tokens: TokenCounter | None = None,
@@ -316,6 +328,7 @@ def prepare_context(
     stats["selected_families"] = fams.height
     stats["domains"] = fams.get_column("ipc3").n_unique()
     stats["segmented_families"] = int(fams.get_column("seg_pattern").is_not_null().sum())
+    stats["texts_without_claim"] = _texts_without_claim(fams, claims, families)
     stats["families_by_split"] = {s: int(n) for s, n in fams.group_by("split").len().iter_rows()}
     ids = fams.select("family_id")
     edges = (edges_lf.collect().join(ids.rename({"family_id": "citing_family"}), on="citing_family", how="semi")
