@@ -126,13 +126,15 @@ def _item_input(question: str) -> str:
 def classification_em(gold: list[str], pred: list[str | None],
                       codes: list[list[str]] | None = None) -> dict[str, float]:
     """Exact match of a predicted code with the gold main code at section, class, subclass and full code
-    (the paper's four levels), both normalised by `normalise_ipc`; with `codes`, also full-code match
-    with any of the patent's codes (`full_code_em_any`)."""
+    (the paper's four levels) and their average (`average_em`, the paper's task score), both normalised by
+    `normalise_ipc`; with `codes`, also full-code match with any of the patent's codes (`full_code_em_any`)."""
     g = [normalise_ipc(x) or "" for x in gold]
     p = [normalise_ipc(x) or "" if x else "" for x in pred]
     n = max(len(g), 1)
     out = {f"{level}_em": sum(bool(a) and a[:k] == b[:k] for a, b in zip(p, g)) / n for level, k in EM_LEVELS.items()}
     out["full_code_em"] = sum(bool(a) and a == b for a, b in zip(p, g)) / n
+    # the paper's 1-5 score: the average of its four exact-match levels
+    out["average_em"] = (sum(out[f"{level}_em"] for level in EM_LEVELS) + out["full_code_em"]) / (len(EM_LEVELS) + 1)
     if codes is not None:
         out["full_code_em_any"] = sum(bool(a) and a in {normalise_ipc(c) for c in cs}
                                       for a, cs in zip(p, codes)) / n
@@ -153,7 +155,7 @@ def _score_open_classification(task: str, test: pl.DataFrame) -> list[Score]:
     gold, codes = test["answer"].to_list(), test["codes"].to_list()
     top = max(sorted(set(gold)), key=Counter(gold).__getitem__)
     preds = {"prior": [top] * len(gold), "nearest_neighbour": _nearest_codes(test["question"].to_list(), gold)}
-    return [Score(task, model, metric, value, primary=metric == "full_code_em")
+    return [Score(task, model, metric, value, primary=metric == "average_em")
             for model, pred in preds.items() for metric, value in classification_em(gold, pred, codes).items()]
 
 

@@ -86,13 +86,15 @@ def test_ipbench_open_classification_scores_exact_match_at_four_levels():
                           "codes": [["H04W 88/08", "H04B 7/06"], ["H04B 7/06"], ["A61K 9/20"]]},
                          schema_overrides={"options": pl.List(pl.String)})
     assert classification_em(["H04W 88/08", "H04B 7/06"], ["h04w88/08", "H04B 7/0613"], [["H04W 88/08"], []]) == {
-        "section_em": 1.0, "class_em": 1.0, "subclass_em": 1.0, "full_code_em": 0.5, "full_code_em_any": 0.5}
+        "section_em": 1.0, "class_em": 1.0, "subclass_em": 1.0, "full_code_em": 0.5, "full_code_em_any": 0.5,
+        "average_em": 3.5 / 4}  # the paper's score: the mean of its four levels
     got = {(s.model, s.metric): s for s in score_ipbench("1-5-1", None, items)}
     nn = {m: got[("nearest_neighbour", m)].value for m in ("section_em", "class_em", "subclass_em", "full_code_em")}
     # the two radio items take each other's code, the third the first's
     assert nn == {"section_em": 2 / 3, "class_em": 2 / 3, "subclass_em": 0.0, "full_code_em": 0.0}
     assert got[("nearest_neighbour", "full_code_em_any")].value == 1 / 3  # item 1 gets H04B 7/06, one of its codes
-    assert got[("prior", "full_code_em")].primary and not got[("prior", "section_em")].primary
+    assert got[("nearest_neighbour", "average_em")].value == (2 / 3 + 2 / 3 + 0 + 0) / 4
+    assert got[("prior", "average_em")].primary and not got[("prior", "full_code_em")].primary
 
 
 def test_ipbench_generation_items_score_lead():
