@@ -460,6 +460,8 @@ def test_card_departures_carry_the_builds_counts(built):
     assert f"texts without a first claim: {no_claim['families']} of {stats['selected_families']}" in text
     neg = stats["negatives_published"]
     assert f"BM25 {neg['bm25']:,}, dense {neg['dense']:,}" in text and "Completeness filter" in text
+    from patentfactory.stages.patenteb_card import reproducing
+    assert f"({stats['selected_families']:,} families here, 150,000 in the paper)" in reproducing(stats)
     table = sizes(stats)
     assert f"| retrieval_IN | 150,000 / 15,806 / 15,809 | {stats['rows']['retrieval_IN']['train']:,} /" in table
 

@@ -42,8 +42,11 @@ def test_outcome_normalisation(raw, fine, coarse):
     assert subdecision_coarse(fine) == coarse
 
 
-# The outcome variants of the paper's variant tables (SPEC: Tables 16-18) and the label each maps to,
-# spelled as the PTAB metadata spells them (case, hyphens, "w/", "(s)", ";" and "&" as found).
+# The outcome variants of the paper's variant tables (SPEC: Tables 16-18) and the label each maps to, spelled
+# as the PTAB metadata spells them (case, hyphens, "w/", "(s)", ";" and "&" as found). The tables' own text
+# was not in the reference store when this was written: the list is every label's spelling plus the variant
+# forms issue #39 quotes from them ("w/ new ground(s)", "vacated and remanded", "vacatur", "granted-in-part",
+# "affirmed/reversed in part", "rehearing decision-granted"). Add rows as the tables give them.
 PAPER_VARIANTS = [
     ("Affirmed", "Affirmed"), ("AFFIRMED", "Affirmed"),
     ("Affirmed w/ New Ground(s) of Rejection", "Affirmed with New Ground of Rejection"),
