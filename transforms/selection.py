@@ -3,8 +3,10 @@
 Filters (SPEC): publication year >= 1980, cited at least once (family level: citing families in the warehouse,
 or the count a source reports), family size <= 50, and
 (after domains are known) only IPC3 domains with enough families. One representative publication per
-simple family, chosen deterministically: has claims, preferred language, has an abstract, has a title,
-earliest publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator,
+simple family, chosen deterministically: preferred language, has an abstract, has a title, earliest
+publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator; the
+representative keeps its abstract (a JP member's holds the segment labels), and where it has no claims the
+first claim comes from the family member that has them (`family_first_claims`),
 truncated to a token budget measured by the caller's tokenizer (a counting function is passed in, so
 this module never loads a model).
 """
@@ -46,12 +48,9 @@ def _has_text(column: str) -> pl.Expr:
 
 
 def choose_representatives(
-    publications: pl.LazyFrame, families: pl.LazyFrame, min_year: int = 1980, preferred_lang: str = "en",
-    claims: pl.LazyFrame | None = None,
+    publications: pl.LazyFrame, families: pl.LazyFrame, min_year: int = 1980, preferred_lang: str = "en"
 ) -> pl.LazyFrame:
-    """One publication per simple family among members published in `min_year` or later. With `claims`,
-    a member that has claims comes before one without (the family text ends in the first claim): a JP/CN
-    representative without claims no longer stands in for a family whose other member has them."""
+    """One publication per simple family among members published in `min_year` or later."""
     candidates = (
         simple_members(families)
         .join(publications.select("pub_id", "pub_date", "lang", "title", "abstract"), on="pub_id")
@@ -62,15 +61,9 @@ def choose_representatives(
             _has_text("title").alias("_title_ok"),
         )
     )
-    if claims is None:
-        candidates = candidates.with_columns(pl.lit(True).alias("_claim_ok"))
-    else:
-        with_claims = claims.filter(_has_text("text")).select("pub_id").unique()
-        candidates = candidates.join(with_claims.with_columns(pl.lit(True).alias("_claim_ok")), on="pub_id",
-                                     how="left").with_columns(pl.col("_claim_ok").fill_null(False))
     return (
-        candidates.sort(["family_id", "_claim_ok", "_lang_ok", "_abs_ok", "_title_ok", "pub_date", "pub_id"],
-                        descending=[False, True, True, True, True, False, False], nulls_last=True)
+        candidates.sort(["family_id", "_lang_ok", "_abs_ok", "_title_ok", "pub_date", "pub_id"],
+                        descending=[False, True, True, True, False, False], nulls_last=True)
         .group_by("family_id", maintain_order=True)
         .agg(pl.col("pub_id").first())
     )
@@ -131,14 +124,37 @@ def join_parts(parts: Sequence[pl.Expr], separator: str) -> pl.Expr:
     return pl.concat_list(cleaned).list.drop_nulls().list.join(separator)
 
 
+def family_first_claims(representatives: pl.LazyFrame, families: pl.LazyFrame, publications: pl.LazyFrame,
+                        claims: pl.LazyFrame, preferred_lang: str = "en") -> pl.LazyFrame:
+    """(family_id, claim1): the representative's first claim, else that of the family member with claims
+    (preferred language, earliest publication, smallest pub_id). A JP/CN representative without claims thus
+    no longer leaves the family text without one when another member has claims."""
+    firsts = first_claims(claims)
+    own = representatives.select("family_id", "pub_id").join(firsts, on="pub_id").select("family_id", "claim1")
+    members = (simple_members(families).join(firsts, on="pub_id")
+               .join(publications.select("pub_id", "pub_date", "lang"), on="pub_id", how="left")
+               .with_columns((pl.col("lang") == preferred_lang).fill_null(False).alias("_lang_ok"))
+               .sort(["family_id", "_lang_ok", "pub_date", "pub_id"], descending=[False, True, False, False],
+                     nulls_last=True)
+               .group_by("family_id", maintain_order=True).agg(pl.col("claim1").first().alias("_member_claim1")))
+    return (representatives.select("family_id").join(own, on="family_id", how="left")
+            .join(members, on="family_id", how="left")
+            .select("family_id", pl.coalesce("claim1", "_member_claim1").alias("claim1")))
+
+
 def assemble_family_texts(
-    representatives: pl.LazyFrame, publications: pl.LazyFrame, claims: pl.LazyFrame, separator: str = "\n\n"
+    representatives: pl.LazyFrame, publications: pl.LazyFrame, claims: pl.LazyFrame, separator: str = "\n\n",
+    families: pl.LazyFrame | None = None, preferred_lang: str = "en",
 ) -> pl.LazyFrame:
-    """Representative's title, abstract, first claim and `full_text` = their separator-joined concat."""
+    """Representative's title, abstract, first claim and `full_text` = their separator-joined concat; with
+    `families`, a representative without claims takes its family's first claim (`family_first_claims`)."""
     pubs = publications.select("pub_id", "title", "abstract", "app_date", "inventors", "ipc")
+    claim1 = (first_claims(claims) if families is None else
+              family_first_claims(representatives, families, publications, claims, preferred_lang))
+    key = "pub_id" if families is None else "family_id"
     return (
         representatives.join(pubs, on="pub_id", how="left")
-        .join(first_claims(claims), on="pub_id", how="left")
+        .join(claim1, on=key, how="left")
         .with_columns(join_parts([pl.col("title"), pl.col("abstract"), pl.col("claim1")], separator).alias(
             "full_text"))
     )

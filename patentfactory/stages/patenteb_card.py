@@ -80,10 +80,11 @@ def departures(stats: dict[str, Any], params: PatenTEBParams, profile: str, scal
             f"→ {params.cluster_inventor_min_size}–{params.cluster_inventor_max_size}.")
     no_claim = stats.get("texts_without_claim", {})
     lines.append(
-        "- **Family text** is title + abstract + first claim of one representative member (members with claims "
-        f"first, then English); texts without a first claim: {no_claim.get('families', 0)} of "
-        f"{stats.get('selected_families', 0)} (no member of their family has claims in the warehouse; "
-        f"{no_claim.get('with_a_claimed_member', 0)} have a member with claims).")
+        "- **Family text** is the representative's title + abstract + first claim; where the representative (often "
+        "a JP/CN member, whose abstract carries the segment labels) has no claims, the first claim is taken from "
+        f"the family member that has them: {no_claim.get('claim_from_another_member', 0)} texts. Texts without a "
+        f"first claim: {no_claim.get('families', 0)} of {stats.get('selected_families', 0)} (no member of their "
+        "family has claims in the warehouse).")
     lines += _classes_and_population(stats)
     marker_rows = sum(stats.get("rows_with_empty_marker", {}).values())
     lines += [
@@ -122,8 +123,11 @@ def _classes_and_population(stats: dict[str, Any]) -> list[str]:
         "- **Hard negatives** (dense part) are mined with all-MiniLM-L6-v2, the model the eval also reports as its "
         "baseline, so the baseline meets negatives chosen to be close in its own space: its retrieval scores are "
         "biased low against other models'. Published negatives by miner: "
-        f"BM25 {neg.get('bm25', 0):,}, dense {neg.get('dense', 0):,}. For negatives independent of the baseline, "
-        "build with the override `negative_sources=('bm25',)` (PatenTEBParams).",
+        f"BM25 {neg.get('bm25', 0):,}, dense {neg.get('dense', 0):,}. Measured on a generated world "
+        "(benchmarks/patenteb_negative_bias.py, 1,500 families): the baseline ranks the positive above the "
+        "negative in 27.3 % of BM25-mined triplets and 16.2 % of its own dense-mined ones, 11.1 points harder. For "
+        "negatives independent of the baseline, build with the override `negative_sources=('bm25',)` "
+        "(PatenTEBParams).",
     ]
 
 

@@ -25,7 +25,8 @@ from transforms.segments import (
 )
 from transforms.selection import (
     TokenCounter, assemble_family_texts, choose_representatives, count_whitespace_tokens, flag_family_filters,
-    join_parts, keep_large_domains, reported_citations, simple_members, truncate_texts,
+    family_first_claims, first_claims, join_parts, keep_large_domains, reported_citations, simple_members,
+    truncate_texts,
 )
 from transforms.splits import split_families, stable_hash
 
@@ -136,11 +137,12 @@ def plan_family_selection(
     params: PatenTEBParams,
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """(filter flags per family, selected families with ids, domains, texts and segments), both lazy."""
-    reps = choose_representatives(publications, families, params.min_year, params.preferred_lang, claims)
+    reps = choose_representatives(publications, families, params.min_year, params.preferred_lang)
     flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited,
                                 reported_citations(publications, families))
     eligible = flags.filter(pl.col("year_ok") & pl.col("size_ok") & pl.col("cited_ok")).select("family_id")
-    texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator)
+    texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator,
+                                  families, params.preferred_lang)
     selected = (
         texts.join(assign_family_ipc3(publications, families), on="family_id")
         .join(_member_facts(publications, families), on="family_id", how="left")
@@ -294,16 +296,16 @@ def _citing_dates(citations: pl.LazyFrame, publications: pl.LazyFrame, families:
     )
 
 
-def _texts_without_claim(fams: pl.DataFrame, claims: pl.LazyFrame, families: pl.LazyFrame) -> dict[str, int]:
-    """Selected families whose text has no first claim, and how many of them have a member with claims
-    (0 unless the representative choice ignored claims)."""
-    claimed = claims.filter(pl.col("text").str.strip_chars().str.len_chars() > 0).select("pub_id").unique()
-    without = fams.lazy().select("family_id", "pub_id").join(claimed, on="pub_id", how="anti")
-    member = simple_members(families).join(claimed, on="pub_id").select("family_id").unique()
-    out = without.select(pl.len().alias("families"),
-                         pl.col("family_id").is_in(member.collect()["family_id"].implode()).sum()
-                         .alias("with_a_claimed_member")).collect()
-    return {k: int(v) for k, v in out.row(0, named=True).items()}
+def _texts_without_claim(fams: pl.DataFrame, publications: pl.LazyFrame, claims: pl.LazyFrame,
+                         families: pl.LazyFrame, preferred_lang: str) -> dict[str, int]:
+    """Selected families whose text has no first claim (no member has claims), and how many of them took
+    their first claim from a member other than the representative."""
+    reps = fams.lazy().select("family_id", "pub_id")
+    claim1 = family_first_claims(reps, families, publications, claims, preferred_lang).collect()
+    own = set(first_claims(claims).join(reps, on="pub_id").select("pub_id").collect()["pub_id"].to_list())
+    borrowed = sum(1 for p in fams["pub_id"].to_list() if p not in own)
+    missing = int(claim1["claim1"].null_count())
+    return {"families": missing, "claim_from_another_member": borrowed - missing}
 
 
 def prepare_context(
@@ -328,7 +330,7 @@ def prepare_context(
     stats["selected_families"] = fams.height
     stats["domains"] = fams.get_column("ipc3").n_unique()
     stats["segmented_families"] = int(fams.get_column("seg_pattern").is_not_null().sum())
-    stats["texts_without_claim"] = _texts_without_claim(fams, claims, families)
+    stats["texts_without_claim"] = _texts_without_claim(fams, publications, claims, families, params.preferred_lang)
     stats["families_by_split"] = {s: int(n) for s, n in fams.group_by("split").len().iter_rows()}
     ids = fams.select("family_id")
     edges = (edges_lf.collect().join(ids.rename({"family_id": "citing_family"}), on="citing_family", how="semi")
