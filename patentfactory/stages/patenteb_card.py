@@ -118,16 +118,16 @@ def _classes_and_population(stats: dict[str, Any]) -> list[str]:
         f"- **Completeness filter**: the paper keeps only structurally complete families (a segmented abstract) "
         f"for every task; we require it only of the tasks that read a segment ({', '.join(SEGMENT_TASKS)}), so "
         f"{n - seg:,} of {n:,} selected families (those without a segmented abstract) appear only in the other tasks. "
-        "Requiring it everywhere would leave the other tasks "
-        f"{seg:,} families here.",
+        "Requiring it everywhere (the paper's reading; `overrides={'complete_families_only': True}` of `build_and_publish_patenteb`) would "
+        f"leave the other tasks {seg:,} families here.",
         "- **Hard negatives** (dense part) are mined with all-MiniLM-L6-v2, the model the eval also reports as its "
         "baseline, so the baseline meets negatives chosen to be close in its own space: its retrieval scores are "
         "biased low against other models'. Published negatives by miner: "
         f"BM25 {neg.get('bm25', 0):,}, dense {neg.get('dense', 0):,}. Measured on a generated world "
         "(benchmarks/patenteb_negative_bias.py, 1,500 families): the baseline ranks the positive above the "
         "negative in 27.3 % of BM25-mined triplets and 16.2 % of its own dense-mined ones, 11.1 points harder. For "
-        "negatives independent of the baseline, build with the override `negative_sources=('bm25',)` "
-        "(PatenTEBParams).",
+        "negatives independent of the baseline, build with `overrides={'negative_sources': ('bm25',)}` "
+        "(`build_and_publish_patenteb`).",
     ]
 
 

@@ -398,6 +398,15 @@ def test_family_text_takes_a_members_first_claim_when_the_representative_has_non
         pl.col("family_id") == "F1")["claim1"].item() is None, "without families: the representative's own only"
 
 
+def test_complete_families_only_keeps_the_papers_population(world, context):
+    """The paper's completeness filter, as an override: every selected family has a segmented abstract."""
+    params = replace(SMALL, complete_families_only=True, min_families_per_ipc3=1)
+    ctx = prepare_context(world["publications"], world["claims"], world["citations"], world["families"], params)
+    assert 0 < ctx.stats["selected_families"] == ctx.stats["segmented_families"]
+    assert ctx.families["seg_pattern"].null_count() == 0
+    assert context.stats["selected_families"] > context.stats["segmented_families"], "off by default"
+
+
 def test_texts_truncated_to_token_budget_and_counted(world):
     from transforms.selection import count_whitespace_tokens
 

@@ -67,6 +67,9 @@ class PatenTEBParams:
     cluster_inventor_min_size: int = 100
     cluster_inventor_max_size: int = 1000
     cluster_families_from: str = "all"  # the paper's pools (47,230 / 86,834) exceed its test split
+    # the paper builds every task from structurally complete families (a segmented abstract); off by default
+    # here, so the tasks that read no segment keep the families without one (the card counts them)
+    complete_families_only: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -147,6 +150,7 @@ def plan_family_selection(
         texts.join(assign_family_ipc3(publications, families), on="family_id")
         .join(_member_facts(publications, families), on="family_id", how="left")
         .pipe(segment_abstracts, "abstract")
+        .filter(pl.col("seg_pattern").is_not_null() if params.complete_families_only else pl.lit(True))
         .pipe(_text_variants, params.separator)
         .filter(pl.col("full_text").str.len_chars() > 0)
         .pipe(keep_large_domains, params.min_families_per_ipc3)
