@@ -118,7 +118,8 @@ def _classes_and_population(stats: dict[str, Any]) -> list[str]:
         f"- **Completeness filter**: the paper keeps only structurally complete families (a segmented abstract) "
         f"for every task; we require it only of the tasks that read a segment ({', '.join(SEGMENT_TASKS)}), so "
         f"{n - seg:,} of {n:,} selected families (those without a segmented abstract) appear only in the other tasks. "
-        "Requiring it everywhere (the paper's reading; `overrides={'complete_families_only': True}` of `build_and_publish_patenteb`) would "
+        "Requiring it everywhere (the paper's reading; `overrides={'complete_families_only': True}` of "
+        "`build_and_publish_patenteb`) would "
         f"leave the other tasks {seg:,} families here.",
         "- **Hard negatives** (dense part) are mined with all-MiniLM-L6-v2, the model the eval also reports as its "
         "baseline, so the baseline meets negatives chosen to be close in its own space: its retrieval scores are "

@@ -97,7 +97,8 @@ def test_reference_signs_after_nouns_and_step_verbs_go():
 def test_pairs_whose_cleaned_claims_are_equal_are_kept():
     """Only numbering or reference signs changed: the paper's pair (claims differ as issued), kept."""
     df = pl.DataFrame({"ep_number": ["EP-5"], "kind_before": ["A1"], "claims_before": [["1. A lamp (10)."]],
-                       "kind_after": ["B1"], "claims_after": [["1. A lamp (12)."]], "pub_date_after": [date(2024, 2, 7)]})
+                       "kind_after": ["B1"], "claims_after": [["1. A lamp (12)."]],
+                       "pub_date_after": [date(2024, 2, 7)]})
     row = pair_claims(df.lazy()).collect().row(0, named=True)
     assert row["claims_before_clean"] == row["claims_after_clean"] == ["A lamp."]
     assert issued_claims(["  1.  A lamp\n (10). ", "", " "]) == ["1. A lamp (10)."]
