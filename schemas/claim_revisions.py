@@ -11,8 +11,8 @@ CLAIM_REVISIONS = TableSpec(
     columns=(
         C("ep_number", pa.string(), "EP number without kind, e.g. EP-3456789", nullable=False),
         C("kind_before", pa.string(), "A1 or A2"),
-        C("claims_before", STR_LIST, "application claims, cleaned"),
+        C("claims_before", STR_LIST, "application claims as issued (whitespace collapsed)"),
         C("kind_after", pa.string(), "B1"),
-        C("claims_after", STR_LIST, "granted claims, cleaned"),
+        C("claims_after", STR_LIST, "granted claims as issued (whitespace collapsed)"),
     ),
 )

@@ -1,9 +1,10 @@
 """Patent-CR cleaning and pairing: EP claims before grant (A1/A2) and after grant (B1).
 
-Pure functions over claim texts and LazyFrames; no I/O. Cleaning makes the two sides comparable
-(the model should learn the legal amendment, not numbering or drawing references): leading claim
-numbers, reference signs and whitespace runs go. Pairing keeps only patents whose both sides exist,
-are English and differ; everything else is counted with a reason so the build can report it (never
+Pure functions over claim texts and LazyFrames; no I/O. The claims are published as issued, as the
+paper publishes them (claim numbers and reference signs kept; only whitespace runs collapsed). Cleaning
+is a stated option beside them (`*_clean` columns): leading claim numbers and drawing reference signs go,
+so a model can be trained on the legal amendment alone. Pairing keeps patents whose both sides exist, are
+English and differ as issued; everything else is counted with a reason so the build can report it (never
 silently dropped).
 
 A reference sign is a numeral in parentheses, such as "(100)", "(102a, 104)" or "(14')", that follows a
@@ -89,6 +90,11 @@ def clean_claim(text: str | None) -> str:
     return re.sub(r"\s+([,.;:])", r"\1", out)
 
 
+def issued_claims(texts: list[str] | None) -> list[str]:
+    """A claim set as issued: every claim's text with whitespace runs collapsed; empty claims removed."""
+    return [c for c in (_WS.sub(" ", t or "").strip() for t in (texts if texts is not None else [])) if c]
+
+
 def clean_claims(texts: list[str] | None) -> list[str]:
     """A claim set in document order; claims that clean to nothing are removed."""
     return [c for c in (clean_claim(t) for t in texts or []) if c]
@@ -120,16 +126,22 @@ def pair_reason(before: list[str] | None, after: list[str] | None) -> str | None
 
 
 def pair_claims(revisions: pl.LazyFrame) -> pl.LazyFrame:
-    """Clean both sides and keep rows whose cleaned claim sets both exist and differ.
+    """Keep rows whose claim sets as issued both exist and differ; add the cleaned sets as
+    `claims_before_clean` / `claims_after_clean` (the cleaning option; they may be equal).
 
     Input columns: ep_number, kind_before, claims_before, kind_after, claims_after (+ any extra)."""
-    cleaned = revisions.with_columns(_clean_list(pl.col("claims_before"), drop_empty=True),
-                                     _clean_list(pl.col("claims_after"), drop_empty=True))
-    return cleaned.filter(
+    issued = revisions.with_columns(_map_list(pl.col("claims_before"), issued_claims),
+                                    _map_list(pl.col("claims_after"), issued_claims))
+    return issued.filter(
         pl.col("claims_before").list.len().fill_null(0) > 0,
         pl.col("claims_after").list.len().fill_null(0) > 0,
         pl.col("claims_before") != pl.col("claims_after"),
-    )
+    ).with_columns(_clean_list(pl.col("claims_before"), drop_empty=True).alias("claims_before_clean"),
+                   _clean_list(pl.col("claims_after"), drop_empty=True).alias("claims_after_clean"))
+
+
+def _map_list(col: pl.Expr, fn) -> pl.Expr:
+    return col.map_elements(fn, return_dtype=pl.List(pl.String))
 
 
 def _clean_list(col: pl.Expr, drop_empty: bool = False) -> pl.Expr:
@@ -137,7 +149,7 @@ def _clean_list(col: pl.Expr, drop_empty: bool = False) -> pl.Expr:
     def clean(texts: list[str | None]) -> list[str]:
         out = [clean_claim(t) for t in texts]
         return [t for t in out if t] if drop_empty else out
-    return col.map_elements(clean, return_dtype=pl.List(pl.String))
+    return _map_list(col, clean)
 
 
 def split_by_month(pairs: pl.LazyFrame, test_months: tuple[int, ...] = (6,),
@@ -153,10 +165,11 @@ def in_range(day: date | None, start: date, end: date) -> bool:
 
 
 def recovered_pairs(built: pl.LazyFrame, truth: pl.LazyFrame) -> pl.LazyFrame:
-    """Truth pairs whose cleaned claims the build reproduced exactly, sorted by ep_number (joins do not keep order)."""
+    """Truth pairs whose cleaned claims the build's cleaned columns reproduce exactly (numbering and signs
+    aside: a source's layout of them is not the point), sorted by ep_number."""
     want = truth.select("ep_number", _clean_list(pl.col("claims_before")).alias("tb"),
                         _clean_list(pl.col("claims_after")).alias("ta"))
-    got = built.select("ep_number", pl.col("claims_before").alias("gb"), pl.col("claims_after").alias("ga"))
+    got = built.select("ep_number", pl.col("claims_before_clean").alias("gb"), pl.col("claims_after_clean").alias("ga"))
     return (want.join(got, on="ep_number", how="inner")
             .filter((pl.col("tb") == pl.col("gb")) & (pl.col("ta") == pl.col("ga"))).select("ep_number")
             .sort("ep_number"))

@@ -36,7 +36,7 @@ FINE_LABELS = (
 COARSE_LABELS = ("Affirmed", "Affirmed with New Ground of Rejection", "Affirmed-in-Part",
                  "Affirmed-in-Part with New Ground of Rejection", "Reversed", "Reversed with New Ground of Rejection",
                  "Others")
-BOILERPLATE = {"35 USC 134", "35 USC 6"}
+BOILERPLATE = {"35 USC 134"}  # the appeal right itself; the paper excludes it and nothing else
 ISSUE_STATUTES = {"101", "102", "103", "112"}
 _USC = re.compile(r"35\s*U\.?\s*S\.?\s*C\.?\s*(?:§+|sec(?:tion)?\.?)?\s*(\d+)", re.I)
 _CFR = re.compile(r"37\s*C\.?\s*F\.?\s*R\.?\s*(?:§+|sec(?:tion)?\.?)?\s*(\d+\.\d+)\s*(\([a-z]\))?", re.I)
@@ -61,25 +61,43 @@ NOT_ISSUES = {"134"}
 
 
 def normalise_outcome(raw: str | None) -> str:
-    """Lower-case, trimmed, punctuation and 'w/' / 'new ground(s)' / 'in part' variants unified."""
+    """Lower-case words separated by single spaces: punctuation, "w/", "&", "(s)", "re-examination",
+    "vacatur" and every "new ground(s) (of rejection(s))" form unified; a new ground always reads
+    "with new ground of rejection" (so "Reversed; New Grounds" and "Reversed w/ New Ground(s) of
+    Rejection" meet). Labels are keyed by this same form, so spelling never decides a label."""
     s = (raw or "").lower().strip()
-    s = re.sub(r"\bw/\s*", "with ", s)
-    s = re.sub(r"\bre-?examination\b", "reexam", s)
+    s = re.sub(r"\(s\)", "", s)
+    s = re.sub(r"\bw/\s*", " with ", s)
+    s = re.sub(r"\s*[&+]\s*", " and ", s)
+    s = re.sub(r"\b(?:ex[\s-]+parte\s+)?re-?exam(?:ination)?\b", "reexam", s)
     s = re.sub(r"\binter[\s-]+partes\b", "inter partes", s)
-    s = re.sub(r"\bnew grounds?(?: of rejections?)?\b", "new ground of rejection", s)
-    s = re.sub(r"\b(affirmed|reversed)[\s-]+in[\s-]+part\b", r"\1-in-part", s)
-    s = re.sub(r"\s*[;,/]\s*(?:and\s+|with\s+)?(?=new ground)", " with ", s)
-    s = re.sub(r"\s+(?:and|&|\+)\s+(?=new ground)", " with ", s)
-    s = re.sub(r"\s+-\s+|[.:]", " ", s)
+    s = re.sub(r"\bvacat(?:ur|e)\b", "vacated", s)
+    s = re.sub(r"\bnew\s+grounds?(?:\s+of\s+rejections?)?\b", " new ground of rejection", s)
+    s = re.sub(r"[^a-z0-9]+", " ", s).strip()
+    s = re.sub(r"(?:\b(?:and|with)\s+)*new ground of rejection", "with new ground of rejection", s)
     return re.sub(r"\s+", " ", s).strip()
 
 
-SYNONYMS = {"affirmed-in-part and reversed-in-part": "Affirmed-in-Part", "sustained": "Affirmed",
-            "affirmed with new ground of rejection entered": "Affirmed with New Ground of Rejection",
-            "reversed-in-part": "Affirmed-in-Part", "remanded and reversed": "Reversed and Remanded",
-            "rehearing granted": "Rehearing Decision - Granted", "request for rehearing granted": "Granted",
-            "request for rehearing denied": "Denied", "rehearing denied": "Denied"}
-_FINE = {normalise_outcome(x): x for x in FINE_LABELS if x != "Others"} | SYNONYMS
+# variants of the paper's outcome table that are not a label's own spelling (normalised on load)
+SYNONYMS = {
+    "Affirmed": ("sustained",),
+    "Affirmed-in-Part": ("affirmed in part and reversed in part", "affirmed in part reversed in part",
+                         "affirmed reversed in part", "affirmed and reversed in part", "reversed in part",
+                         "affirmed in part and reversed"),
+    "Affirmed with New Ground of Rejection": ("affirmed with new ground of rejection entered",),
+    "Affirmed-in-Part and Remanded with New Ground of Rejection": (
+        "affirmed in part with new ground of rejection and remanded",),
+    "Reversed and Remanded": ("remanded and reversed",),
+    "Vacated": ("vacated and remanded", "vacated remanded", "vacated in part"),
+    "Granted": ("granted in part", "request for rehearing granted", "request for rehearing granted in part"),
+    "Denied": ("request for rehearing denied", "rehearing denied", "rehearing decision denied"),
+    "Rehearing Decision - Granted": ("rehearing granted", "rehearing decision granted in part"),
+    "Reexam rehearing decision final and appealable": ("reexam rehearing decision is final and appealable",),
+    "Inter partes reexam rehearing decision is a new decision": (
+        "inter partes reexam rehearing decision new decision",),
+}
+_FINE = {normalise_outcome(x): x for x in FINE_LABELS if x != "Others"} | {
+    normalise_outcome(v): label for label, variants in SYNONYMS.items() for v in variants}
 
 
 def subdecision_fine(raw: str | None) -> str:
@@ -169,20 +187,16 @@ def issue_types(issue_bag: list[str] | None, statutes: list[str] | None, order: 
     return [x for x in ISSUE_LABELS if x in found]
 
 
-def board_authorities(statutes: list[str] | None, order: str | None = None) -> list[str]:
-    """Multi-label board authorities: the rule bag (35 USC 134 boilerplate and issue statutes excluded,
-    unknown -> Others) plus the 37 CFR 41.50 / 1.131 / 1.132 authorities the DECISION/ORDER names;
-    empty -> Others (SPEC)."""
+def board_authorities(statutes: list[str] | None) -> list[str]:
+    """Multi-label board authorities from the record's rule bag, as the paper labels them: a provision in
+    AUTHORITY_LABELS is itself, every other one (35 USC 101/102/103/112, 35 USC 6, 251, 37 CFR 1.136...)
+    is Others; only the boilerplate 35 USC 134 is left out; empty -> Others (SPEC). The order text is not
+    read: the paper takes this label from the metadata."""
     found: set[str] = set()
     for v in statutes or []:
         norm = normalise_statute(v) or v.strip()
-        if norm in BOILERPLATE or (norm.startswith("35 USC ") and norm.split()[-1] in ISSUE_STATUTES):
-            continue
-        found.add(norm if norm in AUTHORITY_LABELS else "Others")
-    for m in _CFR.finditer(order or ""):
-        norm = f"37 CFR {m.group(1)}{(m.group(2) or '').lower()}"
-        if norm in AUTHORITY_LABELS:
-            found.add(norm)
+        if norm and norm not in BOILERPLATE:
+            found.add(norm if norm in AUTHORITY_LABELS else "Others")
     return [x for x in AUTHORITY_LABELS if x in found] or ["Others"]
 
 
@@ -218,7 +232,7 @@ def add_labels(df: pl.DataFrame) -> pl.DataFrame:
         api_issues = issue_types(bag, statutes)
         issues.append(issue_types(bag, statutes, order))
         fine.append(f)
-        auth.append(board_authorities(statutes, order))
+        auth.append(board_authorities(statutes))
         source.append({"subdecision": src, "issue_type": _source(api_issues, issues[-1]),
                        "board_authority": _source(board_authorities(statutes), auth[-1])})
     return df.with_columns(pl.Series("subdecision_fine", fine, pl.String),

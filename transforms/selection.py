@@ -4,7 +4,9 @@ Filters (SPEC): publication year >= 1980, cited at least once (family level: cit
 or the count a source reports), family size <= 50, and
 (after domains are known) only IPC3 domains with enough families. One representative publication per
 simple family, chosen deterministically: preferred language, has an abstract, has a title, earliest
-publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator,
+publication, smallest pub_id. Family text = title + abstract + first claim joined by a separator; the
+representative keeps its abstract (a JP member's holds the segment labels), and where it has no claims the
+first claim comes from the family member that has them (`family_first_claims`),
 truncated to a token budget measured by the caller's tokenizer (a counting function is passed in, so
 this module never loads a model).
 """
@@ -122,14 +124,37 @@ def join_parts(parts: Sequence[pl.Expr], separator: str) -> pl.Expr:
     return pl.concat_list(cleaned).list.drop_nulls().list.join(separator)
 
 
+def family_first_claims(representatives: pl.LazyFrame, families: pl.LazyFrame, publications: pl.LazyFrame,
+                        claims: pl.LazyFrame, preferred_lang: str = "en") -> pl.LazyFrame:
+    """(family_id, claim1): the representative's first claim, else that of the family member with claims
+    (preferred language, earliest publication, smallest pub_id). A JP/CN representative without claims thus
+    no longer leaves the family text without one when another member has claims."""
+    firsts = first_claims(claims)
+    own = representatives.select("family_id", "pub_id").join(firsts, on="pub_id").select("family_id", "claim1")
+    members = (simple_members(families).join(firsts, on="pub_id")
+               .join(publications.select("pub_id", "pub_date", "lang"), on="pub_id", how="left")
+               .with_columns((pl.col("lang") == preferred_lang).fill_null(False).alias("_lang_ok"))
+               .sort(["family_id", "_lang_ok", "pub_date", "pub_id"], descending=[False, True, False, False],
+                     nulls_last=True)
+               .group_by("family_id", maintain_order=True).agg(pl.col("claim1").first().alias("_member_claim1")))
+    return (representatives.select("family_id").join(own, on="family_id", how="left")
+            .join(members, on="family_id", how="left")
+            .select("family_id", pl.coalesce("claim1", "_member_claim1").alias("claim1")))
+
+
 def assemble_family_texts(
-    representatives: pl.LazyFrame, publications: pl.LazyFrame, claims: pl.LazyFrame, separator: str = "\n\n"
+    representatives: pl.LazyFrame, publications: pl.LazyFrame, claims: pl.LazyFrame, separator: str = "\n\n",
+    families: pl.LazyFrame | None = None, preferred_lang: str = "en",
 ) -> pl.LazyFrame:
-    """Representative's title, abstract, first claim and `full_text` = their separator-joined concat."""
+    """Representative's title, abstract, first claim and `full_text` = their separator-joined concat; with
+    `families`, a representative without claims takes its family's first claim (`family_first_claims`)."""
     pubs = publications.select("pub_id", "title", "abstract", "app_date", "inventors", "ipc")
+    claim1 = (first_claims(claims) if families is None else
+              family_first_claims(representatives, families, publications, claims, preferred_lang))
+    key = "pub_id" if families is None else "family_id"
     return (
         representatives.join(pubs, on="pub_id", how="left")
-        .join(first_claims(claims), on="pub_id", how="left")
+        .join(claim1, on=key, how="left")
         .with_columns(join_parts([pl.col("title"), pl.col("abstract"), pl.col("claim1")], separator).alias(
             "full_text"))
     )

@@ -24,7 +24,8 @@ import polars as pl
 
 from .metrics import multiclass_scores, multilabel_scores
 from .results import Score, SkipTask
-from .text_metrics import corpus_bleu, rouge_l_f, sari, tokenize
+from .text_metrics import (bleu_as_evaluate, corpus_bleu, rouge_l_as_evaluate, rouge_l_f, sari,
+                           sari_as_evaluate, tokenize)
 
 # Input settings: base/split (the two role fields), merge (`merged_text`), split+claim (roles + `claims`).
 PILOT_ROLES = ("appellant_arguments", "examiner_findings")
@@ -160,11 +161,18 @@ def score_patentcr(task: str, train: pl.DataFrame | None, test: pl.DataFrame | N
         test, task = train, f"{task}@train"
     test = _require(test, PATENTCR_FIELDS, "test")
     before = [claims_list(v) for v in test["claims_before"].to_list()]
-    after = [tokenize("\n".join(claims_list(v))) for v in test["claims_after"].to_list()]
-    sources = [tokenize("\n".join(c)) for c in before]
-    truncated = [tokenize("\n".join(truncate_claims(c, keep_ratio))) for c in before]
-    return (_generation_scores(task, "copy", sources, sources, after, "sari")
-            + _generation_scores(task, "truncate", sources, truncated, after, "sari"))
+    after = ["\n".join(claims_list(v)) for v in test["claims_after"].to_list()]
+    sources = ["\n".join(c) for c in before]
+    truncated = ["\n".join(truncate_claims(c, keep_ratio)) for c in before]
+    return _patentcr_scores(task, "copy", sources, sources, after) + \
+        _patentcr_scores(task, "truncate", sources, truncated, after)
+
+
+def _patentcr_scores(task: str, model: str, sources: list[str], preds: list[str], refs: list[str]) -> list[Score]:
+    """SARI (primary), BLEU and ROUGE-L as the paper's library (Hugging Face `evaluate`) computes them."""
+    values = {"sari": sari_as_evaluate(sources, preds, [[r] for r in refs]), "bleu": bleu_as_evaluate(preds, refs),
+              "rouge_l_f": rouge_l_as_evaluate(preds, refs)}
+    return [Score(task, model, m, v, primary=m == "sari") for m, v in sorted(values.items())]
 
 
 def outline_text(value: Sequence[str] | str | None) -> str:

@@ -1,15 +1,20 @@
 """Text-generation metrics over token lists: corpus BLEU, ROUGE-L F and SARI.
 
-None of sacrebleu / rouge-score / easse is installed, and Patent-CR and Pap2Pat only need these three,
-so they are implemented here from their papers:
+The scores are computed here (ROUGE-L with a bit-parallel LCS, fast on 1,000-token claim sets); the
+`*_as_evaluate` functions feed them the tokens Hugging Face `evaluate` feeds its metrics (the Patent-CR
+paper's library), so they give its numbers: SARI on sacrebleu's 13a tokens of the lower-cased text, BLEU
+on 13a tokens as written, ROUGE-L on rouge-score's tokens (lower-cased alphanumerics, no stemmer).
+Each is checked against its reference (sacrebleu, rouge-score, `evaluate`'s published SARI examples):
 - BLEU (Papineni et al. 2002): corpus-level clipped n-gram precisions for n = 1..4, uniform weights,
   brevity penalty against the closest reference length; no smoothing, so a corpus without any matching
   4-gram scores 0 (sacrebleu's default `exp` smoothing would not).
 - ROUGE-L F (Lin 2004): LCS precision/recall/F1 (beta = 1, like rouge-score's `fmeasure`). LCS uses the
   bit-parallel algorithm (Allison & Dix 1986) on Python integers, so 1,000-token claim sets stay fast.
-- SARI (Xu et al. 2016), following their reference `SARIsent`: per n = 1..4 the keep F1, delete precision
-  and add F1 (0/0 counts as 0, as in the original, not 1 as in tensor2tensor's variant); each averaged over
-  n, then SARI = mean of the three. Values are in [0, 1] (papers often print ×100).
+- SARI (Xu et al. 2016) as Hugging Face `evaluate` computes it (tensor2tensor's variant): per n = 1..4 the
+  keep F1, delete precision and add F1, where 0/0 counts as 1 (a prediction that matches the reference
+  scores full marks on that part) and keep recall is pooled over n-gram counts; each averaged over n, then
+  SARI = mean of the three. Values are in [0, 1] (`evaluate` prints ×100). The original SARIsent scored
+  0/0 as 0, which put the copy baseline of Patent-CR at 0.31 where the paper, using `evaluate`, has 59.9.
 """
 from __future__ import annotations
 
@@ -84,26 +89,27 @@ def _f1(p: float, r: float) -> float:
 def _sari_keep(s: Counter, c: Counter, r: Counter) -> float:
     keep, keep_all = s & c, s & r
     good = keep & r
-    p = sum(good[g] / keep[g] for g in good) / len(keep) if keep else 0.0
-    rec = sum(good[g] / keep_all[g] for g in good) / len(keep_all) if keep_all else 0.0
+    p = sum(good[g] / keep[g] for g in good) / len(keep) if keep else 1.0
+    rec = sum(good.values()) / sum(keep_all.values()) if keep_all else 1.0
     return _f1(p, rec)
 
 
 def _sari_delete(s: Counter, c: Counter, r: Counter) -> float:
     deleted = s - c
     good = deleted - r
-    return sum(good[g] / deleted[g] for g in good) / len(deleted) if deleted else 0.0
+    return sum(good[g] / deleted[g] for g in good) / len(deleted) if deleted else 1.0
 
 
 def _sari_add(s: Counter, c: Counter, r: Counter) -> float:
     added = set(c) - set(s)
     wanted = set(r) - set(s)
     good = len(added & set(r))
-    return _f1(good / len(added) if added else 0.0, good / len(wanted) if wanted else 0.0)
+    return _f1(good / len(added) if added else 1.0, good / len(wanted) if wanted else 1.0)
 
 
 def sari(source: Tokens, prediction: Tokens, references: Sequence[Tokens], max_n: int = 4) -> float:
-    """Sentence SARI in [0, 1] (Xu et al. 2016); source and prediction counts are scaled by #references."""
+    """Sentence SARI in [0, 1] with `evaluate`'s conventions; source and prediction counts are scaled by
+    #references."""
     if not references:
         raise ValueError("sari needs at least one reference")
     numref = len(references)
@@ -116,3 +122,41 @@ def sari(source: Tokens, prediction: Tokens, references: Sequence[Tokens], max_n
         delete += _sari_delete(s, c, r)
         add += _sari_add(s, c, r)
     return (keep + delete + add) / (3 * max_n)
+
+
+def tokens_13a(text: str | None, lowercase: bool = False) -> list[str]:
+    """sacrebleu's 13a tokenisation (what `evaluate`'s bleu and sari use), split on single spaces as
+    `evaluate` splits it."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    text = (text or "").lower() if lowercase else (text or "")
+    return Tokenizer13a()(text).split(" ")
+
+
+def tokens_rouge(text: str | None) -> list[str]:
+    """rouge-score's tokens (lower-cased, non-alphanumerics as spaces, no stemming: `evaluate`'s default)."""
+    from rouge_score.tokenize import tokenize as rouge_tokenize
+
+    return rouge_tokenize(text or "", None)
+
+
+def sari_as_evaluate(sources: Sequence[str], predictions: Sequence[str],
+                     references: Sequence[Sequence[str]]) -> float:
+    """Mean sentence SARI in [0, 1] of raw texts, tokenised as `evaluate.load("sari")` does."""
+    if not (len(sources) == len(predictions) == len(references)) or not predictions:
+        raise ValueError("need one source and one reference list per prediction, and at least one prediction")
+    return sum(sari(tokens_13a(s, True), tokens_13a(p, True), [tokens_13a(r, True) for r in refs])
+               for s, p, refs in zip(sources, predictions, references)) / len(predictions)
+
+
+def bleu_as_evaluate(predictions: Sequence[str], references: Sequence[str]) -> float:
+    """Corpus BLEU in [0, 1] of raw texts with one reference each, on 13a tokens as written (`evaluate`'s
+    bleu: case kept, no smoothing)."""
+    return corpus_bleu([tokens_13a(p) for p in predictions], [[tokens_13a(r)] for r in references])
+
+
+def rouge_l_as_evaluate(predictions: Sequence[str], references: Sequence[str]) -> float:
+    """Mean ROUGE-L F of raw texts on rouge-score's tokens (`evaluate`'s rougeL without bootstrap)."""
+    if len(predictions) != len(references) or not predictions:
+        raise ValueError("need one reference per prediction, and at least one prediction")
+    return sum(rouge_l_f(tokens_rouge(p), tokens_rouge(r)) for p, r in zip(predictions, references)) / len(predictions)

@@ -37,12 +37,26 @@ LEAD_WORDS = 120
 WORD = re.compile(r"[a-z0-9]+")
 
 
-def _inputs(df: pl.DataFrame) -> list[str]:
-    cols = [c for c in ("appellant_arguments", "examiner_findings") if c in df.columns] or \
-        [c for c in ("merged_text",) if c in df.columns]
+SETTINGS = {"base": ("appellant_arguments", "examiner_findings"), "merge": ("merged_text",),
+            "split_claim": ("appellant_arguments", "examiner_findings", "claims")}
+
+
+def _claims_text(claims: list[dict] | None) -> str:
+    return "\n".join(c.get("text") or "" for c in claims or [])
+
+
+def _inputs(df: pl.DataFrame, setting: str | None = None) -> list[str]:
+    """The model input of one setting (default: base, else merge, whichever columns the table has)."""
+    if setting is not None:
+        cols = [c for c in SETTINGS[setting] if c in df.columns]
+        if len(cols) != len(SETTINGS[setting]):
+            raise SkipTask(f"setting {setting} needs {', '.join(SETTINGS[setting])}")
+    else:
+        cols = [c for c in SETTINGS["base"] if c in df.columns] or [c for c in SETTINGS["merge"] if c in df.columns]
     if not cols:
         raise SkipTask("no input text column (appellant_arguments, examiner_findings or merged_text)")
-    return df.select(pl.concat_str([pl.col(c).fill_null("") for c in cols], separator="\n")).to_series().to_list()
+    texts = [df[c].to_list() if c != "claims" else [_claims_text(v) for v in df[c].to_list()] for c in cols]
+    return ["\n".join(t or "" for t in row) for row in zip(*texts)]
 
 
 def keyword_issue_types(text: str) -> set[str]:
@@ -61,29 +75,37 @@ def _prior_set(y: list[set[str]]) -> set[str]:
     return {lab for lab, n in freq.items() if n > len(y) / 2}
 
 
-def score_pilot_zero_shot(task: str, test: pl.DataFrame) -> list[Score]:
-    """`prior` and `keyword` on every label column of a test-only (zero-shot) task, with SPEC's metrics."""
-    labels = [c for c in PILOT_LABELS if c in test.columns]
-    if not labels:
-        raise SkipTask(f"no label column (one of {', '.join(PILOT_LABELS)})")
-    texts = _inputs(test)
+def _score_labels(name: str, test: pl.DataFrame, labels: list[str], texts: list[str]) -> list[Score]:
     out: list[Score] = []
     for label in labels:
-        name = f"{task}:{label}"
         if isinstance(test.schema[label], pl.List):
             y = [set(v or []) for v in test[label].to_list()]
             rule = keyword_issue_types if label == "issue_type" else keyword_authorities
             preds = {"prior": [_prior_set(y)] * len(y), "keyword": [rule(t) for t in texts]}
-            vocab = sorted(set().union(*y, *preds["keyword"]))
-            for model, pred in preds.items():
-                out += [Score(name, model, m, v, primary=m == "micro_f1")
-                        for m, v in multilabel_scores(y, pred, vocab).items()]
+            # the paper's evaluator binarises over the labels of y_true and this model's y_pred
+            out += [Score(f"{name}:{label}", model, m, v, primary=m == "micro_f1")
+                    for model, pred in preds.items() for m, v in multilabel_scores(y, pred).items()]
         else:
             y = [str(v) for v in test[label].to_list()]
             top = max(sorted(set(y)), key=Counter(y).__getitem__)
             for model, pred in (("prior", [top] * len(y)), ("keyword", [MOST_FREQUENT_OUTCOME] * len(y))):
-                out += [Score(name, model, m, v, primary=m == "macro_f1")
+                out += [Score(f"{name}:{label}", model, m, v, primary=m == "macro_f1")
                         for m, v in multiclass_scores(y, pred).items()]
+    return out
+
+
+def score_pilot_zero_shot(task: str, test: pl.DataFrame) -> list[Score]:
+    """`prior` and `keyword` on every label column of a test-only (zero-shot) task, with SPEC's metrics.
+    A table holding every setting's inputs (`all/eval`) is scored once per input setting on the same
+    cases, as the paper scores base, merge and split+claim on its aligned set: `all:<label>` is base,
+    `all:merge:<label>` and `all:split_claim:<label>` the others."""
+    labels = [c for c in PILOT_LABELS if c in test.columns]
+    if not labels:
+        raise SkipTask(f"no label column (one of {', '.join(PILOT_LABELS)})")
+    out = _score_labels(task, test, labels, _inputs(test))
+    if all(c in test.columns for c in SETTINGS["split_claim"] + SETTINGS["merge"]):
+        for setting in ("merge", "split_claim"):
+            out += _score_labels(f"{task}:{setting}", test, labels, _inputs(test, setting))
     return out
 
 
@@ -104,13 +126,15 @@ def _item_input(question: str) -> str:
 def classification_em(gold: list[str], pred: list[str | None],
                       codes: list[list[str]] | None = None) -> dict[str, float]:
     """Exact match of a predicted code with the gold main code at section, class, subclass and full code
-    (the paper's four levels), both normalised by `normalise_ipc`; with `codes`, also full-code match
-    with any of the patent's codes (`full_code_em_any`)."""
+    (the paper's four levels) and their average (`average_em`, the paper's task score), both normalised by
+    `normalise_ipc`; with `codes`, also full-code match with any of the patent's codes (`full_code_em_any`)."""
     g = [normalise_ipc(x) or "" for x in gold]
     p = [normalise_ipc(x) or "" if x else "" for x in pred]
     n = max(len(g), 1)
     out = {f"{level}_em": sum(bool(a) and a[:k] == b[:k] for a, b in zip(p, g)) / n for level, k in EM_LEVELS.items()}
     out["full_code_em"] = sum(bool(a) and a == b for a, b in zip(p, g)) / n
+    # the paper's 1-5 score: the average of its four exact-match levels
+    out["average_em"] = (sum(out[f"{level}_em"] for level in EM_LEVELS) + out["full_code_em"]) / (len(EM_LEVELS) + 1)
     if codes is not None:
         out["full_code_em_any"] = sum(bool(a) and a in {normalise_ipc(c) for c in cs}
                                       for a, cs in zip(p, codes)) / n
@@ -131,7 +155,7 @@ def _score_open_classification(task: str, test: pl.DataFrame) -> list[Score]:
     gold, codes = test["answer"].to_list(), test["codes"].to_list()
     top = max(sorted(set(gold)), key=Counter(gold).__getitem__)
     preds = {"prior": [top] * len(gold), "nearest_neighbour": _nearest_codes(test["question"].to_list(), gold)}
-    return [Score(task, model, metric, value, primary=metric == "full_code_em")
+    return [Score(task, model, metric, value, primary=metric == "average_em")
             for model, pred in preds.items() for metric, value in classification_em(gold, pred, codes).items()]
 
 

@@ -1,8 +1,9 @@
 """Stage: warehouse -> the data-derived IPBench tasks -> versioned publish.
 
-Reads `publications`, `families` (derived here when the warehouse has none), `claims`, `citations` and
-`descriptions`; builds 1-5-1, 1-5-2 (open classification), the choice tasks 1-5-1-mc, 1-5-2-mc and 3-3
-(balanced blocks), 4-1 and 4-2 in English; caps each task at `max_items` with a seeded sample; refuses items
+Reads `publications`, `families` (derived here when the warehouse has none), `claims` and `citations`;
+builds 1-5-1, 1-5-2 (open classification, USPTO patents), the choice tasks 1-5-1-mc, 1-5-2-mc and 3-3
+(balanced blocks), 4-1 and 4-2 in English; caps each task at `max_items` (4-1/4-2: the latest patents;
+the others: a seeded sample); refuses items
 that hold a gold text of their family; publishes `ipbench/<version>/<task_id>/test.parquet`. Publishing
 re-checks the rules over every item: one right option, balanced options, no cross-task gold.
 """
@@ -16,8 +17,8 @@ import polars as pl
 
 from transforms.families import build_families
 from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, ITEM_FIELDS, abstract_pool, build_abstract_generation,
-                                      build_classification, build_dependent_claims, claims_by_pub, described_members,
-                                      family_groups, refuse_cross_task_leaks, representatives, task_registry)
+                                      build_classification, build_dependent_claims, claims_by_pub, family_groups,
+                                      latest, refuse_cross_task_leaks, representatives, task_registry)
 from transforms.tasks.ipbench_choice import build_subclass_choice, family_subclasses
 from transforms.tasks.ipbench_match import BLOCK, build_patent_match, family_neighbours, match_pairs
 from transforms.tasks.ipbench_shortcuts import answer_only_baselines
@@ -45,17 +46,12 @@ def read_inputs(wh: Warehouse) -> dict[str, pl.DataFrame]:
     families = wh.frame("families")
     if families.filter(pl.col("family_kind") == "simple").height == 0:
         families = build_families(pubs.lazy(), wh.frame("reported_families").lazy()).collect()
-    # full text is the warehouse's bulk (hundreds of GB at real size): which publications have a description
-    # is read from the key columns, then text only for the representatives' claims and one described member
-    # per family; citations: the edge columns only (NPL strings are most of that table's bytes)
+    # citations: the edge columns only (NPL strings are most of that table's bytes); claims: the
+    # representatives' only
     reps = representatives(pubs.lazy(), families.lazy()).select("pub_id").collect()["pub_id"]
-    keys = wh.lean_frame("descriptions", skip=("heading", "text")).select("pub_id").unique()
-    described = described_members(pubs.lazy(), families.lazy(), keys.lazy()).collect()
-    need = pl.concat([reps, described["pub_id"]]).unique()
-    return {"publications": pubs, "families": families, "described": described,
-            "claims": wh.lean_frame("claims", where=pl.col("pub_id").is_in(need.implode())),
-            "citations": wh.lean_frame("citations", skip=("cited_npl", "category", "cited_by")),
-            "descriptions": wh.lean_frame("descriptions", where=pl.col("pub_id").is_in(described["pub_id"].implode()))}
+    return {"publications": pubs, "families": families,
+            "claims": wh.lean_frame("claims", where=pl.col("pub_id").is_in(reps.implode())),
+            "citations": wh.lean_frame("citations", skip=("cited_npl", "category", "cited_by"))}
 
 
 def cap(df: pl.DataFrame, max_items: int, seed: int) -> pl.DataFrame:
@@ -68,6 +64,13 @@ def keep_whole_blocks(df: pl.DataFrame) -> pl.DataFrame:
     """Choice items whose block is whole (a block's four items share one option set)."""
     key = pl.col("options").list.sort().list.join("\u0000")
     return df.filter(pl.len().over(key) % BLOCK == 0)
+
+
+def _years(dates: pl.Series) -> dict[str, int | None]:
+    """Publication years of a task's source patents: earliest, median, latest."""
+    y = dates.drop_nulls().dt.year()
+    return {"min": y.min(), "median": int(y.median()) if y.len() else None, "max": y.max()} if y.len() else \
+        {"min": None, "median": None, "max": None}
 
 
 def _abstracts_by_group(pubs: pl.DataFrame, group_of: dict[str, str], groups: set[str]) -> dict[str, list[str]]:
@@ -85,11 +88,10 @@ def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
     families, pubs = inputs["families"], inputs["publications"]
     group_of = family_groups(families)
     reps = representatives(pubs.lazy(), families.lazy()).collect()
-    described = inputs["described"]
-    described_groups = {group_of.get(p, p) for p in described["pub_id"].to_list()}
-    to_abstract = pl.Series([abstract_pool(group_of.get(p, p), seed) and group_of.get(p, p) not in described_groups
-                             for p in reps["pub_id"].to_list()], dtype=pl.Boolean)
+    to_abstract = pl.Series([abstract_pool(group_of.get(p, p), seed) for p in reps["pub_id"].to_list()],
+                            dtype=pl.Boolean)
     for_41, others = reps.filter(to_abstract), reps.filter(~to_abstract)
+    uspto = others.filter(pl.col("pub_id").str.starts_with("US-"))  # the paper's English 1-5 items are USPTO's
     per_pub = claims_by_pub(inputs["claims"].lazy())
     pairs = match_pairs(others.lazy(), inputs["citations"].lazy(), families.lazy()).collect()
     neighbours = family_neighbours(inputs["citations"], group_of,
@@ -99,23 +101,27 @@ def build_ipbench_tasks(inputs: dict[str, pl.DataFrame], seed: int = 1337,
                                                family_subclasses(pubs, group_of, scheme.lower()), group_of, seed,
                                                max_items)
               for t, scheme in (("1-5-1", "IPC"), ("1-5-2", "CPC"))}
+    generation = {"4-1": build_abstract_generation(for_41.lazy(), per_pub).collect(),
+                  "4-2": build_dependent_claims(others.lazy(), per_pub).collect()}
     tasks = {
-        "1-5-1": build_classification(others, "1-5-1", "IPC"),
-        "1-5-2": build_classification(others, "1-5-2", "CPC"),
+        "1-5-1": build_classification(uspto, "1-5-1", "IPC"),
+        "1-5-2": build_classification(uspto, "1-5-2", "CPC"),
         **{t: df for t, (df, _) in choice.items()},
         "3-3": match,
-        "4-1": build_abstract_generation(for_41.lazy(), per_pub).collect(),
-        "4-2": build_dependent_claims(described.lazy(), per_pub, inputs["descriptions"].lazy()).collect(),
+        **generation,
     }
     built = {t: df.height for t, df in tasks.items()}
-    tasks = {t: cap(df, max_items, seed) for t, df in tasks.items()}
+    years = {t: _years(df.sort("pub_date", descending=True, nulls_last=True).head(max_items)["pub_date"])
+             for t, df in generation.items()}
+    tasks = {t: latest(df, max_items) if t in generation else cap(df, max_items, seed) for t, df in tasks.items()}
     groups_42 = {group_of.get(s[0], s[0]) for s in tasks["4-2"]["source_ids"].to_list()}
     tasks, refused = refuse_cross_task_leaks(tasks, group_of, _abstracts_by_group(pubs, group_of, groups_42))
     specs = task_registry()
     tasks = {t: keep_whole_blocks(df) if specs[t].kind == "choice" else df for t, df in tasks.items()}
     tasks = {t: df.select(CLASSIFICATION_FIELDS if specs[t].kind == "open" else ITEM_FIELDS) for t, df in tasks.items()}
     stats = {"representatives": reps.height, "english_publications": int((pubs["lang"] == "en").sum()),
-             "families_reserved_for_4_1": for_41.height, "families_with_description": described.height,
+             "families_reserved_for_4_1": for_41.height, "uspto_representatives": uspto.height,
+             "non_uspto_representatives": others.height - uspto.height, "generation_years": years,
              "citation_pairs": pairs.height, "patent_match": match_stats,
              "subclass_choice": {t: st for t, (_, st) in choice.items()}, "built_before_cap": built,
              "refused_cross_task_gold": refused, "items": {t: df.height for t, df in tasks.items()},

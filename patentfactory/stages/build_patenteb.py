@@ -32,7 +32,7 @@ from patentfactory.store.publish import LeakageCheck, Published, Release, publis
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.memory import within_budget
-from patentfactory.stages.patenteb_card import departures, sizes
+from patentfactory.stages.patenteb_card import departures, reproducing, sizes
 
 log = logging.getLogger(__name__)
 MODEL_PACKAGE = DEFAULT_MODEL_PACKAGE  # eval's default encoder: one name for both, so they share cached vectors
@@ -162,6 +162,7 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
         "Departures from the paper": departures(stats, params, profile,
                                                 SAMPLE_CLUSTER_SCALE if profile == "sample" else None),
         "Sizes against the paper's Table 1": sizes(stats),
+        "Reproducing the paper": reproducing(stats),
         "Build statistics": "```json\n" + json.dumps(keep, indent=2, sort_keys=True, default=str) + "\n```",
         "Not published": ("Empty task splits in this build (never published empty): " + ", ".join(dropped))
         if dropped else "Every task split of the build had rows.",

@@ -96,17 +96,18 @@ def test_patentcr_copy_and_truncate_by_hand():
     test = pl.DataFrame({"claims_before": [DISTINCT_CLAIMS], "claims_after": [DISTINCT_CLAIMS[:2]]})
     scores = {(s.model, s.metric): s.value for s in score_patentcr("claims", None, test, keep_ratio=0.5)}
     # truncate keeps ceil(4 * .5) = 2 claims = the reference: BLEU 1, ROUGE-L 1;
-    # SARI: keep F 1 and delete P 1 for every n, nothing to add (0) -> (1 + 1 + 0) / 3
+    # SARI (evaluate's rules): keep F 1 and delete P 1 for every n, nothing to add nor wanted: 0/0 = 1 -> 1
     assert scores[("truncate", "bleu")] == pytest.approx(1.0)
     assert scores[("truncate", "rouge_l_f")] == pytest.approx(1.0)
-    assert scores[("truncate", "sari")] == pytest.approx(2 / 3)
+    assert scores[("truncate", "sari")] == pytest.approx(1.0)
     # copy: 16 tokens vs the 8 of the reference. ROUGE-L: LCS 8, P 1/2, R 1 -> 2/3
     assert scores[("copy", "rouge_l_f")] == pytest.approx(2 / 3)
     # BLEU: p1 8/16, p2 7/15, p3 6/14, p4 5/13, BP 1 (16 > 8)
     assert scores[("copy", "bleu")] == pytest.approx((8 / 16 * 7 / 15 * 6 / 14 * 5 / 13) ** 0.25)
-    # SARI: keep P = 8/16, 7/15, 6/14, 5/13 with R 1 -> F 2/3, 7/11, 3/5, 5/9; no delete, no add
+    # SARI: keep P = 8/16, 7/15, 6/14, 5/13 with R 1 -> F 2/3, 7/11, 3/5, 5/9; nothing deleted (0/0 = 1),
+    # nothing added nor wanted (0/0 = 1 -> F 1)
     keep = (2 / 3 + 7 / 11 + 3 / 5 + 5 / 9) / 4
-    assert scores[("copy", "sari")] == pytest.approx(keep / 3)
+    assert scores[("copy", "sari")] == pytest.approx((keep + 1 + 1) / 3)
 
 
 def test_claim_helpers():

@@ -10,6 +10,7 @@ from patentfactory.evaluation.metrics import (
     accuracy, balanced_accuracy, corpus_bleu, lcs_length, macro_f1, mean_ndcg_at_k, micro_f1, multiclass_scores,
     multilabel_scores, ndcg_at_k, pearson_r, rouge_l_f, sari, tokenize, v_measure, weighted_f1,
 )
+from patentfactory.evaluation.text_metrics import bleu_as_evaluate, rouge_l_as_evaluate, sari_as_evaluate
 
 
 def _t(text: str) -> list[str]:
@@ -79,6 +80,29 @@ def test_classification_agrees_with_sklearn():
 
 
 # ---- multi-label ------------------------------------------------------------------------------------------
+
+def test_multilabel_agrees_with_the_papers_sklearn_evaluator():
+    """PILOT's evaluator: MultiLabelBinarizer over the labels of y_true and y_pred, exact match =
+    accuracy_score, micro/macro P/R/F1 with zero_division=0, hamming_loss."""
+    import random
+
+    from sklearn.metrics import accuracy_score, f1_score, hamming_loss, precision_score, recall_score
+    from sklearn.preprocessing import MultiLabelBinarizer
+
+    r = random.Random(7)
+    vocab = ["101", "102", "103", "112", "Others", "37 CFR 41.50(b)"]
+    y_true = [set(r.sample(vocab[:5], r.randint(1, 3))) for _ in range(60)]
+    y_pred = [set(r.sample(vocab, r.randint(0, 3))) for _ in range(60)]
+    ours = multilabel_scores(y_true, y_pred)
+    mlb = MultiLabelBinarizer(classes=sorted(set().union(*y_true, *y_pred)))
+    t, p = mlb.fit_transform(y_true), mlb.transform(y_pred)
+    ref = {"exact_match": accuracy_score(t, p), "hamming_loss": hamming_loss(t, p)}
+    for avg in ("micro", "macro"):
+        ref[f"{avg}_precision"] = precision_score(t, p, average=avg, zero_division=0)
+        ref[f"{avg}_recall"] = recall_score(t, p, average=avg, zero_division=0)
+        ref[f"{avg}_f1"] = f1_score(t, p, average=avg, zero_division=0)
+    assert ours == pytest.approx(ref, abs=1e-12)
+
 
 def test_multilabel_by_hand():
     y_true = [{"101", "103"}, {"102"}, set(), {"101"}]
@@ -169,18 +193,49 @@ def test_sari_copy_of_source_by_hand():
     # source a b c d e, prediction = source, reference a b c d f; per n (keep P, keep R -> F1):
     #   n=1: kept {a,b,c,d,e}, good {a,b,c,d}: P 4/5, R 4/4 -> F 8/9
     #   n=2: P 3/4, R 1 -> 6/7;  n=3: P 2/3, R 1 -> 4/5;  n=4: P 1/2, R 1 -> 2/3
-    #   nothing deleted -> del P 0; nothing added -> add F 0 (0/0 = 0 as in Xu et al.'s SARIsent)
-    # SARI = mean(8/9, 6/7, 4/5, 2/3) / 3 = (1012/315) / 12 = 253/945 = 0.267725
-    assert sari(_t("a b c d e"), _t("a b c d e"), [_t("a b c d f")]) == pytest.approx(253 / 945)
+    #   nothing deleted -> del P 0/0 = 1; nothing added -> add P 0/0 = 1, R 0/1 -> F 0 (evaluate's rules)
+    # SARI = (mean(8/9, 6/7, 4/5, 2/3) + 1 + 0) / 3 = (253/315 + 1) / 3 = 568/945
+    assert sari(_t("a b c d e"), _t("a b c d e"), [_t("a b c d f")]) == pytest.approx(568 / 945)
 
 
 def test_sari_perfect_edit_and_wrong_addition_by_hand():
     # prediction = reference: every n keeps {all shared}, deletes the e-grams, adds the f-grams, all correct -> 1
     assert sari(_t("a b c d e"), _t("a b c d f"), [_t("a b c d f")]) == pytest.approx(1.0)
-    # source a b, prediction a b z, reference a b: n=1 keep F 1, del P 0 (none), add P 0/1 R 0 -> 0;
-    # n=2 keep {ab} F 1, add {bz} wrong -> 0; n=3, n=4: source has no grams -> keep 0, del 0, add 0
-    # SARI = (keep (1+1+0+0)/4 + 0 + 0) / 3 = 0.5 / 3 = 1/6
-    assert sari(_t("a b"), _t("a b z"), [_t("a b")]) == pytest.approx(1 / 6)
+    # source a b, prediction a b z, reference a b: keep F 1 and del 1 (0/0) for every n;
+    # add: n=1..3 add {z}/{bz}/{abz} all wrong: P 0, R 0/0 = 1 -> F 0; n=4 nothing anywhere -> 1
+    # SARI = (1 + 1 + 1/4) / 3 = 3/4
+    assert sari(_t("a b"), _t("a b z"), [_t("a b")]) == pytest.approx(3 / 4)
+
+
+def test_sari_equals_evaluates_published_examples():
+    """`evaluate.load("sari")` downloads its script from the Hub, and no PyPI package ships it (checked:
+    evaluate 0.4.6 and torchmetrics 1.9.0 wheels hold no SARI), so the metric card's own examples are the
+    reference: the partial match is 26.953601953601954 and a perfect match 100."""
+    src, pred = ["About 95 species are currently accepted ."], ["About 95 you now get in ."]
+    refs = [["About 95 species are currently known .", "About 95 species are now accepted .",
+             "95 species are now accepted ."]]
+    assert 100 * sari_as_evaluate(src, pred, refs) == pytest.approx(26.953601953601954, abs=1e-12)
+    # the README spells the same example without the space before the full stop: 13a tokenisation meets it
+    assert 100 * sari_as_evaluate([s.replace(" .", ".") for s in src], [p.replace(" .", ".") for p in pred],
+                                  [[r.replace(" .", ".") for r in refs[0]]]) == pytest.approx(26.953601953601954)
+    assert 100 * sari_as_evaluate(src, src, [src]) == 100.0
+
+
+def test_bleu_and_rouge_l_equal_their_libraries():
+    """`evaluate`'s bleu = 13a tokens, case kept, no smoothing (sacrebleu with smooth 'none' on one
+    reference); its rougeL = rouge-score's RougeScorer without stemmer."""
+    import sacrebleu
+    from rouge_score.rouge_scorer import RougeScorer
+
+    rng = random.Random(11)
+    words = "A device comprising a Sensor , wherein the sensor ( 12 ) is coupled to a-b housing ; and".split()
+    preds = [" ".join(rng.choice(words) for _ in range(rng.randint(8, 40))) for _ in range(25)]
+    refs = [" ".join(rng.choice(words) for _ in range(rng.randint(8, 40))) for _ in range(25)]
+    ref_bleu = sacrebleu.corpus_bleu(preds, [refs], smooth_method="none", tokenize="13a").score / 100
+    assert bleu_as_evaluate(preds, refs) == pytest.approx(ref_bleu, abs=1e-9)
+    scorer = RougeScorer(["rougeL"], use_stemmer=False)
+    ref_rouge = sum(scorer.score(r, p)["rougeL"].fmeasure for p, r in zip(preds, refs)) / len(preds)
+    assert rouge_l_as_evaluate(preds, refs) == pytest.approx(ref_rouge, abs=1e-12)
 
 
 def test_tokenize_lowercases_and_splits_punctuation():

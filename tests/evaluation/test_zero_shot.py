@@ -45,6 +45,22 @@ def test_zero_shot_all_set_is_scored_not_skipped():
     assert {"balanced_accuracy", "weighted_f1"} <= {m for _t, _m, m in got}
 
 
+def test_all_set_is_scored_per_input_setting_on_the_same_cases():
+    """The paper scores base, merge and split+claim on one aligned set: each setting gets its own scores,
+    every one over the same cases."""
+    df = _all_set().with_columns(
+        pl.concat_str("appellant_arguments", "examiner_findings", separator=" ").alias("merged_text"),
+        pl.Series("claims", [[{"claim_no": 1, "text": "A method."}]] * 3))
+    scores = score_pilot("all", None, df)
+    tasks = {s.task for s in scores}
+    for label in ("issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"):
+        assert {f"all:{label}", f"all:merge:{label}", f"all:split_claim:{label}"} <= tasks
+    got = {(s.task, s.model, s.metric): s.value for s in scores}
+    assert got[("all:merge:issue_type", "keyword", "exact_match")] == 1.0
+    assert got[("all:split_claim:subdecision_fine", "prior", "macro_f1")] == got[("all:subdecision_fine", "prior",
+                                                                                  "macro_f1")]
+
+
 def test_ipbench_choice_items_report_answer_only_rules_that_catch_a_shortcut():
     # answer always first and the longest and the most frequent option: every shortcut rule finds it
     choice = pl.DataFrame({"question": ["Which?\nbattery electrode with lithium anode", "Which?\nwheel hub"],
@@ -70,13 +86,15 @@ def test_ipbench_open_classification_scores_exact_match_at_four_levels():
                           "codes": [["H04W 88/08", "H04B 7/06"], ["H04B 7/06"], ["A61K 9/20"]]},
                          schema_overrides={"options": pl.List(pl.String)})
     assert classification_em(["H04W 88/08", "H04B 7/06"], ["h04w88/08", "H04B 7/0613"], [["H04W 88/08"], []]) == {
-        "section_em": 1.0, "class_em": 1.0, "subclass_em": 1.0, "full_code_em": 0.5, "full_code_em_any": 0.5}
+        "section_em": 1.0, "class_em": 1.0, "subclass_em": 1.0, "full_code_em": 0.5, "full_code_em_any": 0.5,
+        "average_em": 3.5 / 4}  # the paper's score: the mean of its four levels
     got = {(s.model, s.metric): s for s in score_ipbench("1-5-1", None, items)}
     nn = {m: got[("nearest_neighbour", m)].value for m in ("section_em", "class_em", "subclass_em", "full_code_em")}
     # the two radio items take each other's code, the third the first's
     assert nn == {"section_em": 2 / 3, "class_em": 2 / 3, "subclass_em": 0.0, "full_code_em": 0.0}
     assert got[("nearest_neighbour", "full_code_em_any")].value == 1 / 3  # item 1 gets H04B 7/06, one of its codes
-    assert got[("prior", "full_code_em")].primary and not got[("prior", "section_em")].primary
+    assert got[("nearest_neighbour", "average_em")].value == (2 / 3 + 2 / 3 + 0 + 0) / 4
+    assert got[("prior", "average_em")].primary and not got[("prior", "full_code_em")].primary
 
 
 def test_ipbench_generation_items_score_lead():

@@ -81,6 +81,9 @@ def test_flow_publishes_pairs_matching_truth(world, tmp_path: Path) -> None:
     card = (out / "patentcr" / result["version"] / "README.md").read_text()
     assert "OPS 404" in card and "no_application" in card and "not_english" in card
     assert "asked again only after 30 days" in card and "PF_OPS_404_RECHECK_DAYS" in card
+    assert "## Departures from the paper" in card and "## Reproducing the paper" in card
+    assert f"- **Size**: {built.height} pairs (the paper: 22,606" in card
+    assert "pairs differ only in numbering or reference signs" in card
     fetched = Ledger(Storage(data / "warehouse")).items("epo_ops")
     assert any(r["item"].endswith(".B1/claims") and r["sha256"] for r in fetched)
     gone_item = next(r for r in fetched if r["item"] == f"EP.{gone.split('-')[1]}.A1/claims")

@@ -6,8 +6,8 @@ from datetime import date
 import polars as pl
 
 from sources.epo_ops.parse import parse_ops_claims
-from transforms.claim_revision import (clean_claim, clean_claims, looks_english, pair_claims, pair_reason,
-                                       recovered_pairs, split_by_month)
+from transforms.claim_revision import (clean_claim, clean_claims, issued_claims, looks_english, pair_claims,
+                                       pair_reason, recovered_pairs, split_by_month)
 
 
 def test_clean_claim_removes_numbers_reference_signs_and_whitespace() -> None:
@@ -48,9 +48,10 @@ def test_pair_claims_keeps_only_differing_non_empty_pairs_and_splits_by_month() 
         "claims_after": [["1. A x (12) with y."], ["1.  A y."], ["1. A q."], ["1. A z with w."]],
         "pub_date_after": [date(2024, 1, 3), date(2024, 2, 7), date(2024, 3, 6), date(2024, 6, 5)]})
     pairs = pair_claims(df.lazy()).collect()
-    assert pairs["ep_number"].to_list() == ["EP-1", "EP-4"]
-    assert pairs.row(0, named=True)["claims_before"] == ["A x."]
-    assert pairs.row(0, named=True)["claims_after"] == ["A x with y."]
+    assert pairs["ep_number"].to_list() == ["EP-1", "EP-4"], "EP-2 differs in whitespace only; EP-3 has no claims"
+    row = pairs.row(0, named=True)
+    assert row["claims_before"] == ["1. A x (10)."] and row["claims_after"] == ["1. A x (12) with y."], "as issued"
+    assert row["claims_before_clean"] == ["A x."] and row["claims_after_clean"] == ["A x with y."], "the option"
     split = {k: v.collect()["ep_number"].to_list() for k, v in split_by_month(pairs.lazy()).items()}
     assert split == {"train": ["EP-1"], "test": ["EP-4"]}
     assert split_by_month(pairs.lazy(), (1,))["test"].collect()["ep_number"].to_list() == ["EP-1"]
@@ -93,16 +94,27 @@ def test_reference_signs_after_nouns_and_step_verbs_go():
                       "claim 4; and (1) storing the result in a memory.")
 
 
+def test_pairs_whose_cleaned_claims_are_equal_are_kept():
+    """Only numbering or reference signs changed: the paper's pair (claims differ as issued), kept."""
+    df = pl.DataFrame({"ep_number": ["EP-5"], "kind_before": ["A1"], "claims_before": [["1. A lamp (10)."]],
+                       "kind_after": ["B1"], "claims_after": [["1. A lamp (12)."]],
+                       "pub_date_after": [date(2024, 2, 7)]})
+    row = pair_claims(df.lazy()).collect().row(0, named=True)
+    assert row["claims_before_clean"] == row["claims_after_clean"] == ["A lamp."]
+    assert issued_claims(["  1.  A lamp\n (10). ", "", " "]) == ["1. A lamp (10)."]
+
+
 def test_both_sides_of_a_pair_keep_their_formula_numbers():
     before = [CHEM_CLAIM, "2. The compound (10) of claim 1, wherein R1 is methyl."]
     after = [CHEM_CLAIM.replace("C1-C6 alkyl", "C1-C4 alkyl"), "2. The compound (10) of claim 1, wherein R1 is ethyl."]
     df = pl.DataFrame({"ep_number": ["EP-3"], "kind_before": ["A1"], "claims_before": [before], "kind_after": ["B1"],
                        "claims_after": [after], "pub_date_after": [date(2024, 6, 5)]})
     row = pair_claims(df.lazy()).collect().row(0, named=True)
-    for side in (row["claims_before"], row["claims_after"]):
+    assert row["claims_before"] == before, "published as issued"
+    for side in (row["claims_before_clean"], row["claims_after_clean"]):
         assert "general formula (2) or (3)" in side[0] and "formula (1) wherein" in side[0]
         assert side[1].startswith("The compound (10) of claim 1")  # 'compound (10)': a compound number, kept
-    assert row["claims_before"] == [clean_claim(t) for t in before]
+    assert row["claims_before_clean"] == [clean_claim(t) for t in before]
 
 
 def test_real_ops_claims_lose_every_reference_sign_and_nothing_else(real_samples) -> None:

@@ -25,8 +25,8 @@ from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from schemas import validate
 from schemas.ipbench_items import IPBENCH_CLASSIFICATION_ITEMS, IPBENCH_ITEMS
-from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, DESCRIPTION_WORDS, EXPERT_TASKS, ITEM_FIELDS,
-                                      IPBenchSpec, refuse_cross_task_leaks, task_registry)
+from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, EXPERT_TASKS, ITEM_FIELDS,
+                                      IPBenchSpec, dependents_of, refuse_cross_task_leaks, task_registry)
 
 MAX_ITEMS = 400
 
@@ -43,7 +43,7 @@ def world(tmp_path_factory) -> dict:
     tasks, stats = build_ipbench_tasks(inputs, seed=5, max_items=MAX_ITEMS)
     return {"root": root, "tasks": tasks, "stats": stats, "pubs": wh.frame("publications"),
             "families": inputs["families"], "citations": wh.frame("citations").drop_nulls("cited_pub_id"),
-            "descriptions": wh.frame("descriptions")}
+            "claims": wh.frame("claims")}
 
 
 @pytest.fixture(scope="module")
@@ -137,18 +137,42 @@ def test_options_are_balanced_and_answer_only_rules_score_chance(world, task_id)
     assert base == {k: scores[k] for k in base}
 
 
-def test_dependent_claims_read_the_cut_description_never_the_abstract(world, fam) -> None:
-    desc = (world["descriptions"].sort("pub_id", "para_no").group_by("pub_id")
-            .agg(pl.col("text").str.join(" ")).rows())
-    full = {p: " ".join(t.split()) for p, t in desc}
+def test_dependent_claims_follow_the_papers_prompt(world, fam) -> None:
+    """4-2: the independent claim 1 alone -> every claim that depends on it, directly or through another."""
+    claims = world["claims"].sort("pub_id", "claim_no")
+    by_pub = {p: g for (p,), g in claims.group_by("pub_id")}
     abstracts = dict(world["pubs"].select("pub_id", "abstract").drop_nulls().rows())
-    gold_41 = world["tasks"]["4-1"]["answer"].to_list()
+    assert world["tasks"]["4-2"].height > 0
+    chained = 0
     for row in world["tasks"]["4-2"].iter_rows(named=True):
         pid = row["source_ids"][0]
-        text = row["question"].split("\nDescription: ", 1)[1]
-        assert full[pid].startswith(text) and len(text.split()) == min(DESCRIPTION_WORDS, len(full[pid].split()))
+        g = by_pub[pid].sort("claim_no")
+        claim1 = g.filter(pl.col("claim_no") == 1)["text"].item()
+        assert row["question"] == f"Write all the dependent claims of this independent claim.\nClaim 1: {claim1}"
+        wanted = dependents_of(g["claim_no"].to_list(), g["depends_on"].to_list())
+        assert row["answer"] == "\n".join(f"{n}. {t}" for n, t in g.select("claim_no", "text").rows() if n in wanted)
+        direct = {n for n, d in g.select("claim_no", "depends_on").rows() if 1 in (d or [])}
+        chained += bool(set(wanted) - direct)
         assert not any(abstracts[m] in row["question"] for m in _members(fam, pid) if m in abstracts)
-        assert not any(g in row["question"] for g in gold_41)
+    assert chained > 0, "claims that depend on claim 1 through another dependent are gold too"
+
+
+def test_dependents_of_follows_chains() -> None:
+    assert dependents_of([1, 2, 3, 4, 5], [[], [1], [2], [], [3, 4]]) == [2, 3, 5]
+    assert dependents_of([1, 2], [None, None]) == []
+
+
+def test_generation_items_come_from_the_latest_patents(world) -> None:
+    years = world["stats"]["generation_years"]
+    dates = world["pubs"].select("pub_id", "pub_date")
+    for task in ("4-1", "4-2"):
+        used = dates.filter(pl.col("pub_id").is_in([s[0] for s in world["tasks"][task]["source_ids"].to_list()]))
+        assert used.height == 0 or used["pub_date"].dt.year().max() == years[task]["max"]
+
+
+def test_classification_items_are_uspto_patents(world) -> None:
+    for task in ("1-5-1", "1-5-2"):
+        assert all(s[0].startswith("US-") for s in world["tasks"][task]["source_ids"].to_list()), task
 
 
 def test_no_item_holds_another_tasks_gold_for_the_same_family(world, fam) -> None:
@@ -197,7 +221,8 @@ def test_build_is_deterministic_and_publishes_a_card_with_departures(world, tmp_
         assert f"**{task_id}" in dep or f"/ {task_id}" in dep
     assert f"1-5-1-mc: {n['1-5-1-mc']} items" in dep and f"1-5-2-mc: {n['1-5-2-mc']} items" in dep
     assert f"({n['1-5-1']} / {n['1-5-2']} items" in dep and f"({n['3-3']} items" in dep
-    assert f"({n['4-1']} items" in dep and f"({n['4-2']} items" in dep and f"first {DESCRIPTION_WORDS} words" in dep
+    assert f"({n['4-1']} items" in dep and f"({n['4-2']} items" in dep and "the latest patents" in dep
+    assert "it cannot be reproduced from this data" in card and "`average_em`" in card
     assert all(t in card for t in EXPERT_TASKS) and "## Answer-only baselines" in card
 
 
@@ -214,4 +239,4 @@ def test_departure_counts_add_up(world) -> None:
         capped = min(st["built_before_cap"][task_id], MAX_ITEMS)
         assert st["items"][task_id] == capped - st["refused_cross_task_gold"][task_id]
     assert st["items"]["4-1"] <= st["families_reserved_for_4_1"]
-    assert st["items"]["4-2"] <= st["families_with_description"]
+    assert st["items"]["4-2"] <= st["representatives"] - st["families_reserved_for_4_1"]

@@ -372,6 +372,41 @@ def test_representative_prefers_english_with_abstract_then_earliest():
     assert reps == {"F1": "US-2-B2", "F2": "US-5-B1"}  # EP-4 is before 1980
 
 
+def test_family_text_takes_a_members_first_claim_when_the_representative_has_none():
+    """A JP representative without claims keeps its (segmented) abstract, and the family text still ends in a
+    first claim: that of the member with claims (English first, then earliest)."""
+    from transforms.selection import assemble_family_texts, choose_representatives
+
+    pubs = pl.LazyFrame({
+        "pub_id": ["JP-1-A", "CN-2-A", "US-3-A1", "JP-4-A", "JP-5-A"],
+        "pub_date": [date(1990, 1, 1), date(1991, 1, 1), date(1992, 1, 1), date(1993, 1, 1), date(1994, 1, 1)],
+        "lang": ["en", "zh", "en", "en", "en"], "title": ["t1", "t2", "t3", "t4", "t5"],
+        "abstract": ["PROBLEM: a. SOLUTION: b.", "a", "a", "PROBLEM: c.", "a"],
+        "app_date": [date(1989, 1, 1)] * 5, "inventors": [None] * 5, "ipc": [["H01L"]] * 5},
+        schema_overrides={"inventors": pl.List(pl.Struct({"name": pl.String})), "ipc": pl.List(pl.String)})
+    fams = pl.LazyFrame({"family_id": ["F1", "F1", "F1", "F2", "F3"],
+                         "pub_id": ["JP-1-A", "CN-2-A", "US-3-A1", "JP-4-A", "JP-5-A"], "family_kind": ["simple"] * 5})
+    claims = pl.LazyFrame({"pub_id": ["CN-2-A", "US-3-A1", "JP-4-A"], "claim_no": [1, 1, 1],
+                           "text": ["A device.", "A lamp.", "A cell."]})
+    reps = choose_representatives(pubs.drop("lang").with_columns(pl.lit("en").alias("lang")), fams, min_year=1980)
+    texts = {r["family_id"]: r for r in assemble_family_texts(reps, pubs, claims, " | ", fams).collect().iter_rows(
+        named=True)}
+    assert texts["F1"]["pub_id"] == "JP-1-A" and texts["F1"]["abstract"].startswith("PROBLEM")
+    assert texts["F1"]["full_text"] == "t1 | PROBLEM: a. SOLUTION: b. | A lamp.", "the English member's claim"
+    assert texts["F2"]["claim1"] == "A cell." and texts["F3"]["claim1"] is None
+    assert assemble_family_texts(reps, pubs, claims).collect().filter(
+        pl.col("family_id") == "F1")["claim1"].item() is None, "without families: the representative's own only"
+
+
+def test_complete_families_only_keeps_the_papers_population(world, context):
+    """The paper's completeness filter, as an override: every selected family has a segmented abstract."""
+    params = replace(SMALL, complete_families_only=True, min_families_per_ipc3=1)
+    ctx = prepare_context(world["publications"], world["claims"], world["citations"], world["families"], params)
+    assert 0 < ctx.stats["selected_families"] == ctx.stats["segmented_families"]
+    assert ctx.families["seg_pattern"].null_count() == 0
+    assert context.stats["selected_families"] > context.stats["segmented_families"], "off by default"
+
+
 def test_texts_truncated_to_token_budget_and_counted(world):
     from transforms.selection import count_whitespace_tokens
 
@@ -434,6 +469,16 @@ def test_card_departures_carry_the_builds_counts(built):
     inv = stats["clusters"]["clusters_inventor"]
     assert f"clusters_inventor {inv['families_in_test_split']} of {inv['families']}" in text
     assert "Null negatives published: 0." in text and "rows still holding an empty marker: 0." in text
+    ipc = stats["class_labels"]["class_text2ipc3"]
+    assert f"class_text2ipc3** has {len({c for per in ipc.values() for c in per})} classes" in text
+    assert set(stats["class_labels"]["class_bloom"]) <= {"train", "val", "test"}
+    no_claim = stats["texts_without_claim"]
+    assert f"them: {no_claim['claim_from_another_member']} texts" in text
+    assert f"first claim: {no_claim['families']} of {stats['selected_families']}" in text
+    neg = stats["negatives_published"]
+    assert f"BM25 {neg['bm25']:,}, dense {neg['dense']:,}" in text and "Completeness filter" in text
+    from patentfactory.stages.patenteb_card import reproducing
+    assert f"({stats['selected_families']:,} families here, 150,000 in the paper)" in reproducing(stats)
     table = sizes(stats)
     assert f"| retrieval_IN | 150,000 / 15,806 / 15,809 | {stats['rows']['retrieval_IN']['train']:,} /" in table
 

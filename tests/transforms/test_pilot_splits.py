@@ -108,19 +108,24 @@ def test_unlabelled_cases_are_dropped_and_counted():
     assert counts == {"no_subdecision_in_record": 1, "no_issue_type_in_record": 1}
 
 
+def _task_frame(n: int, seed: int, unaligned_every: int) -> pl.DataFrame:
+    """`n` split cases with every task column; every `unaligned_every`-th case has no linked publication."""
+    return assign_splits(_cases(n), seed=seed).with_columns(
+        pl.lit("2020").alias("appeal_number"), pl.lit("pdf").alias("text_origin"),
+        pl.lit([]).cast(pl.List(pl.String)).alias("flags"),
+        pl.lit(None, pl.Struct({"subdecision": pl.String})).alias("label_source"),
+        pl.lit("Appellant argues.").alias("appellant_arguments"), pl.lit("The Examiner finds.").alias(
+            "examiner_findings"), pl.lit("Appellant argues. The Examiner finds.").alias("merged_text"),
+        pl.when(pl.int_range(n) % unaligned_every == 0).then(None).otherwise(pl.lit("US-1-B2")).alias("pub_id"),
+        pl.lit(None, pl.List(pl.String)).alias("claims"), pl.lit(["103"]).alias("issue_type"),
+        pl.lit(["Others"]).alias("board_authority"), pl.col("subdecision_coarse").alias("subdecision_fine"))
+
+
 def test_all_is_one_eval_split_and_no_val_or_test_case_is_in_any_train_split():
     from transforms.tasks.pilot import LABELS, META, build_tasks, check_no_case_leak, check_no_train_case_evaluated
 
     n = 30
-    df = assign_splits(_cases(n), seed=5).with_columns(
-        pl.lit("2020").alias("appeal_number"), pl.lit("pdf").alias("text_origin"), pl.lit([]).cast(
-            pl.List(pl.String)).alias("flags"),
-        pl.lit(None, pl.Struct({"subdecision": pl.String})).alias("label_source"),
-        pl.lit("Appellant argues.").alias("appellant_arguments"), pl.lit("The Examiner finds.").alias(
-            "examiner_findings"), pl.lit("The Examiner finds. Appellant argues.").alias("merged_text"),
-        pl.when(pl.int_range(n) % 4 == 0).then(None).otherwise(pl.lit("US-1-B2")).alias("pub_id"),
-        pl.lit(None, pl.List(pl.String)).alias("claims"), pl.lit(["103"]).alias("issue_type"),
-        pl.lit(["Others"]).alias("board_authority"), pl.col("subdecision_coarse").alias("subdecision_fine"))
+    df = _task_frame(n, seed=5, unaligned_every=4)
     tasks = build_tasks(df)
     assert set(tasks["all"]) == {"eval"} and tasks["all"]["eval"].height == n
     assert set(tasks["all"]["eval"].columns) >= {*META, *LABELS, "merged_text", "claims"}
@@ -130,3 +135,34 @@ def test_all_is_one_eval_split_and_no_val_or_test_case_is_in_any_train_split():
     leaked = {**tasks, "merge": {**tasks["merge"], "test": tasks["base"]["train"].head(1)}}
     problems = check_no_train_case_evaluated(leaked)
     assert problems and problems[0].startswith("merge/test: case_id")
+
+
+def test_the_three_settings_hold_the_same_aligned_cases():
+    """The paper scores base, merge and split+claim on its aligned cases: unaligned ones are dropped and
+    counted, and every setting's split holds the same case ids."""
+    from transforms.tasks.pilot import build_tasks, keep_aligned
+
+    n = 24
+    df = _task_frame(n, seed=3, unaligned_every=3)
+    counts: dict[str, int] = {}
+    tasks = build_tasks(keep_aligned(df, counts))
+    assert counts == {"aligned": 16, "unaligned": 8}
+    assert tasks["all"]["eval"]["pub_id"].null_count() == 0 and tasks["all"]["eval"].height == 16
+    for split in ("train", "val", "test"):
+        ids = [set(tasks[t][split]["case_id"]) for t in ("base", "merge", "split_claim") if split in tasks[t]]
+        assert len(ids) == 3 and ids[0] == ids[1] == ids[2], split
+
+
+def test_reexamination_appeals_are_excluded_as_in_the_paper():
+    from datetime import date
+
+    from transforms.tasks.pilot import filter_decisions
+
+    dec = pl.DataFrame({"case_id": ["a", "b", "c", "d"], "app_id": ["US-13123456", "US-90012345", "US-95001234",
+                                                                    "US-29012345"],
+                        "decision_date": [date(2015, 1, 1)] * 4, "text": ["x"] * 4, "has_cover": [True] * 4,
+                        "appeal_number": ["1", "2", "3", "4"], "outcome": ["Affirmed"] * 4,
+                        "decision_type": ["Decision"] * 4, "document_name": ["d1", "d2", "d3", "d4"]})
+    counts: dict[str, int] = {}
+    kept = filter_decisions(dec, counts)
+    assert kept["case_id"].to_list() == ["a", "d"] and counts["reexamination_appeals"] == 2

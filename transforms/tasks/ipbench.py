@@ -7,6 +7,10 @@ at section / class / subclass / full code); the item also carries the patent's f
 3-3 (`ipbench_match`) and the subclass variants 1-5-1-mc / 1-5-2-mc (`ipbench_choice`), which the paper
 does not have. Every item has ITEM_FIELDS; open 1-5 items add `codes`.
 
+4-1 and 4-2 come from the latest patents (the paper's rule; `latest`), 1-5 from USPTO patents (the paper's
+English 1-5 items are USPTO's). 4-2 follows the paper's prompt: the independent claim 1 -> all its
+dependent claims (direct or through another dependent), nothing else in the input.
+
 A family's texts appear in one generation role only: the abstract is 4-1's gold and the input of 1-5 and
 3-3, so the families kept for 4-1 (a stable hash share, `ABSTRACT_SHARE`) are used by no other task, and
 `refuse_cross_task_leaks` drops any item whose visible text holds another task's gold for the same family.
@@ -30,7 +34,6 @@ EXPERT_TASKS = ("1-1", "1-2", "1-3", "1-4", "1-6", "1-7", "2-1", "2-2", "2-3", "
                 "3-4", "3-5", "4-3")
 _TASK_ID = re.compile(r"^\d-\d(?:-\d)?(?:-mc)?$")  # -mc: a multiple-choice variant the paper does not have
 EM_LEVELS = {"section": 1, "class": 3, "subclass": 4}  # plus the full code
-DESCRIPTION_WORDS = 1000  # 4-2's description is cut to its first 1,000 words
 ABSTRACT_SHARE = 5  # one family in 5 (by a hash of its id) is reserved for 4-1
 CLASSIFICATION_PROMPT = ("Based on the title and abstract of the following patent, give its main {scheme} "
                          "classification code (section, class, subclass and group, e.g. {example}).")
@@ -69,8 +72,8 @@ SPECS: tuple[IPBenchSpec, ...] = (
                 description="not in the paper: which CPC subclass, 4 options in balanced blocks"),
     IPBenchSpec("3-3", "patent_match", "choice", "accuracy", description="the cited patent among 4 candidates"),
     IPBenchSpec("4-1", "abstract_generation", "generation", "rouge_l", description="claims -> abstract"),
-    IPBenchSpec("4-2", "dependent_claim_generation", "generation", "rouge_l",
-                description=f"claim 1 + description (first {DESCRIPTION_WORDS} words) -> dependent claims"),
+    IPBenchSpec("4-2", "dependent_claim_generation", "generation", "rouge_l", version="3.0.0",
+                description="independent claim 1 -> all its dependent claims (the paper's prompt)"),
 )
 
 
@@ -115,7 +118,7 @@ def representatives(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl.La
             .join(simple, on="pub_id", how="left")
             .with_columns(pl.col("family_id").fill_null(pl.col("pub_id")))
             .sort("pub_id").unique(subset="family_id", keep="first", maintain_order=True)
-            .select("pub_id", "family_id", "title", "abstract", "ipc", "cpc",
+            .select("pub_id", "family_id", "pub_date", "title", "abstract", "ipc", "cpc",
                     pl.col("ipc").list.first().str.slice(0, 3).alias("ipc3")))
 
 
@@ -144,15 +147,35 @@ def build_classification(reps: pl.DataFrame, task_id: str, scheme: str) -> pl.Da
     return items.with_columns(df[col].alias("codes"))
 
 
+def dependents_of(claim_nos: list[int], depends: list[list[int] | None], root: int = 1) -> list[int]:
+    """Claims that depend on `root` directly or through another dependent claim, in claim order."""
+    found = {root}
+    changed = True
+    while changed:
+        changed = False
+        for no, deps in zip(claim_nos, depends):
+            if no not in found and set(deps or ()) & found:
+                found.add(no)
+                changed = True
+    return [no for no in claim_nos if no in found and no != root]
+
+
+def _dependents_text(row: dict) -> str:
+    wanted = set(dependents_of(row["nos"], row["deps"]))
+    return "\n".join(t for no, t in zip(row["nos"], row["numbered"]) if no in wanted)
+
+
 def claims_by_pub(claims: pl.LazyFrame) -> pl.LazyFrame:
-    """Per publication: all claims numbered, claim 1, and claim 1's direct dependents."""
+    """Per publication: all claims numbered, claim 1, and every claim depending on claim 1 (directly or
+    through another dependent), numbered, as 4-2's gold."""
     ordered = claims.sort("pub_id", "claim_no")
     numbered = pl.format("{}. {}", pl.col("claim_no"), pl.col("text"))
-    is_dep1 = pl.col("depends_on").list.contains(1) & ~pl.col("is_independent").fill_null(False)
-    return ordered.group_by("pub_id", maintain_order=True).agg(
+    per = ordered.group_by("pub_id", maintain_order=True).agg(
         numbered.str.join("\n").alias("claims_text"),
         pl.col("text").filter(pl.col("claim_no") == 1).first().alias("claim1"),
-        numbered.filter(is_dep1).str.join("\n").alias("dependents"))
+        pl.col("claim_no").alias("nos"), pl.col("depends_on").alias("deps"), numbered.alias("numbered"))
+    return per.with_columns(pl.struct("nos", "deps", "numbered").map_elements(
+        _dependents_text, return_dtype=pl.String).alias("dependents")).drop("nos", "deps", "numbered")
 
 
 def build_abstract_generation(reps: pl.LazyFrame, per_pub: pl.LazyFrame) -> pl.LazyFrame:
@@ -161,29 +184,26 @@ def build_abstract_generation(reps: pl.LazyFrame, per_pub: pl.LazyFrame) -> pl.L
             .select(pl.lit("4-1").alias("task_id"), pl.lit("patent").alias("mechanism"), pl.lit("en").alias("language"),
                     pl.format("Write the abstract of the patent with these claims:\n{}", "claims_text").alias("question"),
                     pl.lit([], dtype=pl.List(pl.String)).alias("options"), pl.col("abstract").alias("answer"),
-                    pl.concat_list(pl.col("pub_id")).alias("source_ids")))
+                    pl.concat_list(pl.col("pub_id")).alias("source_ids"), "pub_date"))
 
 
-def cut_words(text: pl.Expr, n: int) -> pl.Expr:
-    """The first `n` whitespace-separated words (runs of whitespace become one space)."""
-    return text.str.split(" ").list.eval(pl.element().filter(pl.element() != "")).list.head(n).list.join(" ")
-
-
-def build_dependent_claims(described: pl.LazyFrame, per_pub: pl.LazyFrame, descriptions: pl.LazyFrame) -> pl.LazyFrame:
-    """4-2: claim 1 + the description (first DESCRIPTION_WORDS words) -> claim 1's dependent claims.
-
-    `described` is one publication per family that has a description (pub_id, family_id); a family
-    without one gives no item (the abstract never stands in: it is 4-1's gold)."""
-    desc = (descriptions.sort("pub_id", "para_no").group_by("pub_id", maintain_order=True)
-            .agg(pl.col("text").str.join("\n").str.replace_all(r"\s+", " ").alias("description")))
-    return (described.join(per_pub, on="pub_id").join(desc, on="pub_id")
-            .filter(pl.col("claim1").is_not_null() & (pl.col("dependents").str.len_chars() > 0)
-                    & (pl.col("description").str.len_chars() > 0))
+def build_dependent_claims(reps: pl.LazyFrame, per_pub: pl.LazyFrame) -> pl.LazyFrame:
+    """4-2, the paper's prompt: the independent claim 1 -> all its dependent claims. Nothing else is shown
+    (no description, no abstract: the abstract is 4-1's gold). Carries `pub_date` for the recency cut."""
+    return (reps.join(per_pub, on="pub_id")
+            .filter(pl.col("claim1").is_not_null() & (pl.col("dependents").str.len_chars() > 0))
             .select(pl.lit("4-2").alias("task_id"), pl.lit("patent").alias("mechanism"), pl.lit("en").alias("language"),
-                    pl.format("Write the dependent claims of claim 1.\nClaim 1: {}\nDescription: {}", "claim1",
-                              cut_words(pl.col("description"), DESCRIPTION_WORDS)).alias("question"),
+                    pl.format("Write all the dependent claims of this independent claim.\nClaim 1: {}",
+                              "claim1").alias("question"),
                     pl.lit([], dtype=pl.List(pl.String)).alias("options"), pl.col("dependents").alias("answer"),
-                    pl.concat_list(pl.col("pub_id")).alias("source_ids")))
+                    pl.concat_list(pl.col("pub_id")).alias("source_ids"), "pub_date"))
+
+
+def latest(df: pl.DataFrame, max_items: int) -> pl.DataFrame:
+    """The `max_items` items of the most recently published patents (the paper draws 4-1/4-2 from the
+    latest patents), canonical order; drops `pub_date`."""
+    top = df.sort(["pub_date", "source_ids", "question"], descending=[True, False, False], nulls_last=True)
+    return top.head(max_items).sort("source_ids", "question").drop("pub_date")
 
 
 def visible_text(question: str, options: list[str] | None) -> str:
@@ -218,14 +238,3 @@ def refuse_cross_task_leaks(tasks: dict[str, pl.DataFrame], group_of: dict[str, 
         kept[task] = df.filter(pl.Series(keep, dtype=pl.Boolean))
         refused[task] = df.height - kept[task].height
     return kept, refused
-
-
-def described_members(publications: pl.LazyFrame, families: pl.LazyFrame, described: pl.LazyFrame) -> pl.LazyFrame:
-    """One English publication per simple family that has a description (smallest pub_id): 4-2's source.
-
-    `described` holds the pub_ids with description paragraphs (US full text; Lens exports carry none)."""
-    simple = families.filter(pl.col("family_kind") == "simple").select("pub_id", "family_id")
-    return (publications.filter(pl.col("lang") == "en").select("pub_id")
-            .join(described.select("pub_id").unique(), on="pub_id")
-            .join(simple, on="pub_id", how="left").with_columns(pl.col("family_id").fill_null(pl.col("pub_id")))
-            .sort("pub_id").unique(subset="family_id", keep="first", maintain_order=True))

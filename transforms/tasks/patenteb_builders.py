@@ -22,6 +22,14 @@ def _by_split(df: pl.DataFrame, splits: tuple[str, ...]) -> Splits:
     return {s: df.filter(pl.col("split") == s).drop("split") for s in splits}
 
 
+def _record_labels(ctx: PatenTEBContext, task: str, df: pl.DataFrame) -> None:
+    """Rows per label and split of a classification task as built (the card states classes a split lacks)."""
+    counts = df.group_by("split", "label").len().sort("split", "label")
+    ctx.stats.setdefault("class_labels", {})[task] = {
+        split: {label: int(n) for _s, label, n in counts.filter(pl.col("split") == split).iter_rows()}
+        for split in sorted(set(counts["split"].to_list()))}
+
+
 def _texts(ctx: PatenTEBContext, column: str, alias: str, key: str, pub: str | None = None) -> pl.DataFrame:
     cols = [pl.col("family_id").alias(key), pl.col(column).alias(alias)]
     return ctx.families.select(*cols, *([pl.col("pub_id").alias(pub)] if pub else []))
@@ -95,6 +103,7 @@ def build_asymmetric(ctx: PatenTEBContext, query: str, target: str, fields: tupl
 def build_text2ipc3(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
     df = ctx.families.select("split", pl.col("full_text").alias("text"), pl.col("ipc3").alias("label"),
                              "family_id", "pub_id", pl.col("ipc3").alias("_stratum"))
+    _record_labels(ctx, "class_text2ipc3", df)
     return _by_split(df, splits)
 
 
@@ -124,6 +133,7 @@ def build_bloom(ctx: PatenTEBContext, splits: tuple[str, ...]) -> Splits:
     df = ctx.families.join(label_bloom(ctx), on="family_id").select(
         "split", pl.col("full_text").alias("text"), "label", "family_id", "pub_id",
         pl.concat_str(["ipc3", "label"]).alias("_stratum"))
+    _record_labels(ctx, "class_bloom", df)
     return _by_split(df, splits)
 
 

@@ -25,7 +25,8 @@ from transforms.segments import (
 )
 from transforms.selection import (
     TokenCounter, assemble_family_texts, choose_representatives, count_whitespace_tokens, flag_family_filters,
-    join_parts, keep_large_domains, reported_citations, simple_members, truncate_texts,
+    family_first_claims, first_claims, join_parts, keep_large_domains, reported_citations, simple_members,
+    truncate_texts,
 )
 from transforms.splits import split_families, stable_hash
 
@@ -66,6 +67,9 @@ class PatenTEBParams:
     cluster_inventor_min_size: int = 100
     cluster_inventor_max_size: int = 1000
     cluster_families_from: str = "all"  # the paper's pools (47,230 / 86,834) exceed its test split
+    # the paper builds every task from structurally complete families (a segmented abstract); off by default
+    # here, so the tasks that read no segment keep the families without one (the card counts them)
+    complete_families_only: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -140,11 +144,13 @@ def plan_family_selection(
     flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited,
                                 reported_citations(publications, families))
     eligible = flags.filter(pl.col("year_ok") & pl.col("size_ok") & pl.col("cited_ok")).select("family_id")
-    texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator)
+    texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator,
+                                  families, params.preferred_lang)
     selected = (
         texts.join(assign_family_ipc3(publications, families), on="family_id")
         .join(_member_facts(publications, families), on="family_id", how="left")
         .pipe(segment_abstracts, "abstract")
+        .filter(pl.col("seg_pattern").is_not_null() if params.complete_families_only else pl.lit(True))
         .pipe(_text_variants, params.separator)
         .filter(pl.col("full_text").str.len_chars() > 0)
         .pipe(keep_large_domains, params.min_families_per_ipc3)
@@ -294,6 +300,18 @@ def _citing_dates(citations: pl.LazyFrame, publications: pl.LazyFrame, families:
     )
 
 
+def _texts_without_claim(fams: pl.DataFrame, publications: pl.LazyFrame, claims: pl.LazyFrame,
+                         families: pl.LazyFrame, preferred_lang: str) -> dict[str, int]:
+    """Selected families whose text has no first claim (no member has claims), and how many of them took
+    their first claim from a member other than the representative."""
+    reps = fams.lazy().select("family_id", "pub_id")
+    claim1 = family_first_claims(reps, families, publications, claims, preferred_lang).collect()
+    own = set(first_claims(claims).join(reps, on="pub_id").select("pub_id").collect()["pub_id"].to_list())
+    borrowed = sum(1 for p in fams["pub_id"].to_list() if p not in own)
+    missing = int(claim1["claim1"].null_count())
+    return {"families": missing, "claim_from_another_member": borrowed - missing}
+
+
 def prepare_context(
     publications: pl.LazyFrame, claims: pl.LazyFrame, citations: pl.LazyFrame, families: pl.LazyFrame,
     params: PatenTEBParams, encode: Encoder | None = None, count_tokens: TokenCounter | None = None,
@@ -316,6 +334,7 @@ def prepare_context(
     stats["selected_families"] = fams.height
     stats["domains"] = fams.get_column("ipc3").n_unique()
     stats["segmented_families"] = int(fams.get_column("seg_pattern").is_not_null().sum())
+    stats["texts_without_claim"] = _texts_without_claim(fams, publications, claims, families, params.preferred_lang)
     stats["families_by_split"] = {s: int(n) for s, n in fams.group_by("split").len().iter_rows()}
     ids = fams.select("family_id")
     edges = (edges_lf.collect().join(ids.rename({"family_id": "citing_family"}), on="citing_family", how="semi")

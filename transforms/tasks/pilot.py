@@ -27,6 +27,9 @@ FRACTIONS = (0.8, 0.1, 0.1)
 MIN_CASES_PER_SPLIT = 3  # from this many cases on, every split gets at least one (small sample worlds)
 SEPARATE = r"(?i)dissent|concur"
 REHEARING = r"(?i)rehearing|reconsideration"
+# reexamination proceedings are numbered in series 90 (ex parte) and 95 (inter partes); the paper keeps
+# appeals from examined applications only
+REEXAM_SERIES = r"^US-(?:90|95)\d{6}$"
 
 
 def prepare_decisions(dec: pl.DataFrame) -> pl.DataFrame:
@@ -44,9 +47,12 @@ def _step(df: pl.DataFrame, keep: pl.DataFrame, name: str, counts: dict[str, int
 
 
 def filter_decisions(dec: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
-    """SPEC filters in order, before the split: date, readable text, standard cover, case threads."""
+    """SPEC filters in order, before the split: date, reexamination appeals (the paper excludes them),
+    readable text, standard cover, case threads."""
     counts["input"] = dec.height
     df = _step(dec, dec.filter(pl.col("decision_date") >= date(2006, 1, 1)), "before_2006", counts)
+    df = _step(df, df.filter(~pl.col("app_id").fill_null("").str.contains(REEXAM_SERIES)),
+               "reexamination_appeals", counts)
     df = _step(df, df.filter(pl.col("text").fill_null("").str.len_chars() > 0), "no_text", counts)
     df = _step(df, df.filter(pl.col("has_cover")), "no_standard_cover", counts)
     df = df.sort("decision_date", "case_id")
@@ -87,6 +93,13 @@ def align_publications(df: pl.DataFrame, pubs: pl.DataFrame, claims: pl.DataFram
                    .agg(pl.struct("claim_no", "text", "depends_on").alias("claims")))
     out = df.join(best.select("case_id", "pub_id"), on="case_id", how="left")
     return out.join(claim_lists, on="pub_id", how="left")
+
+
+def keep_aligned(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
+    """The paper's benchmark is its aligned cases (15,482 links): a case without a linked publication is
+    dropped and counted, so base, merge and split_claim are built and scored on the same cases."""
+    counts["aligned"] = int(df["pub_id"].is_not_null().sum())
+    return _step(df, df.filter(pl.col("pub_id").is_not_null()), "unaligned", counts)
 
 
 def drop_unlabelled(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
@@ -161,14 +174,14 @@ TASK_FIELDS = {
 
 
 def build_tasks(df: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
-    """Task tables per split (empty ones left out; split_claim only for aligned cases); `all` is the one
-    zero-shot split `eval` (every case, train cases of the other tasks included)."""
+    """Task tables per split (empty ones left out; every case is aligned, see `keep_aligned`, so the three
+    settings hold the same cases); `all` is the one zero-shot split `eval` (every case, train cases of the
+    other tasks included)."""
     tasks: dict[str, dict[str, pl.DataFrame]] = {}
     every = [*INPUTS, "pub_id", "claims"]
     tasks["all"] = {"eval": df.select(*META, *every, *LABELS)}
     for task, fields in TASK_FIELDS.items():
-        rows = df.filter(pl.col("pub_id").is_not_null()) if task == "split_claim" else df
-        splits = {s: rows.filter(pl.col("split") == s).select(*META, *fields, *LABELS)
+        splits = {s: df.filter(pl.col("split") == s).select(*META, *fields, *LABELS)
                   for s in ("train", "val", "test")}
         kept = {s: t for s, t in splits.items() if t.height}
         if kept:
