@@ -166,7 +166,8 @@ def s3_env(monkeypatch):
 # (tests/resilience) form one group so that the baseline runs once. Slow tests are handed out first.
 SPLIT_MODULES = frozenset({"tests.flows.test_nightly_live", "tests.flows.test_nightly"})
 BASELINE_MODULES = frozenset({"tests.resilience.test_faults_run", "tests.resilience.test_kill_resume",
-                              "tests.resilience.test_secrets", "tests.resilience.test_orchestrator_start"})
+                              "tests.resilience.test_secrets", "tests.resilience.test_orchestrator_start",
+                              "tests.resilience.test_published_loaders"})
 
 
 # `make test-fast` leaves out what starts a server, a subprocess run or a generated world: every flow and

@@ -119,12 +119,12 @@ def test_qrels_are_by_id_and_drop_self_positives():
                            "text": ["same abstract", "same abstract", "neg one", "neg two", "query one"]})
     queries = pl.DataFrame({"_id": ["q1", "q2", "d1"], "text": ["query one", "query two", "same abstract"]})
     qrels = pl.DataFrame({"query-id": ["q1", "q1", "q2", "d1"], "corpus-id": ["d1", "d2", "d1", "d1"]})
-    qr = build_qrels(corpus, queries, qrels, symmetric=True)
+    qr = build_qrels(corpus, queries, qrels, ignore_identical=True)
     assert qr.doc_ids == ["d1", "d2", "n1", "n2", "q1"], "two families with one abstract stay two documents"
     assert qr.query_ids == ["q1", "q2"], "d1's only positive is its own family: no query"
     assert qr.relevant == [{0, 1}, {0}]
     assert qr.exclude == [4, None], "q1's own family is left out of its ranking"
-    asym = build_qrels(corpus, queries, qrels, symmetric=False)
+    asym = build_qrels(corpus, queries, qrels, ignore_identical=False)
     assert asym.query_ids == ["d1", "q1", "q2"] and asym.exclude == [None, None, None]
 
 
