@@ -153,19 +153,57 @@ def render_front_matter(manifest: dict) -> str:
     return "---\n" + yaml.safe_dump(front_matter(manifest), sort_keys=False, allow_unicode=True, width=1000) + "---\n"
 
 
+def read_front_matter(card: str) -> dict:
+    """The YAML block at the top of a card (empty when there is none)."""
+    if not card.startswith("---\n"):
+        return {}
+    end = card.find("\n---\n", 4)
+    return yaml.safe_load(card[4:end]) if end > 0 else {}
+
+
+def data_files(uri: str, config: str, storage_options: dict | None = None) -> dict[str, str]:
+    """{Hugging Face split: file URI} of one config of the version at `uri` (a folder or `s3://…`), read from
+    its card: what `datasets.load_dataset("parquet", data_files=…)` takes where a repo path is not accepted."""
+    import fsspec
+
+    fs, root = fsspec.core.url_to_fs(uri, **(storage_options or {}))
+    with fs.open(f"{root.rstrip('/')}/README.md", "rb") as fh:
+        meta = read_front_matter(fh.read().decode("utf-8"))
+    for entry in meta.get("configs", []):
+        if entry["config_name"] == config:
+            return {f["split"]: f"{uri.rstrip('/')}/{f['path']}" for f in entry["data_files"]}
+    raise KeyError(f"{uri}: no config {config!r}; configs: {', '.join(c['config_name'] for c in meta.get('configs', []))}")
+
+
+def load_config(uri: str, config: str, storage_options: dict | None = None, **kwargs):
+    """`datasets.DatasetDict` of one config of a published version, local or on S3.
+
+    Locally `datasets.load_dataset(<folder>, config)` reads the card itself; `datasets` does not read a repo's
+    card from a bucket, so for `s3://` the card's data files go to its Parquet loader (same splits, same rows).
+    """
+    import datasets
+
+    return datasets.load_dataset("parquet", data_files=data_files(uri, config, storage_options),
+                                 storage_options=storage_options, **kwargs)
+
+
 def loading_section(manifest: dict) -> str:
     """How to load this version with `datasets` (and which split names it shows)."""
     names = [c["config_name"] for c in configs(manifest["files"])]
     renamed = sorted({f["split"] for f in manifest["files"]} & set(HF_SPLIT_NAMES))
     lines = [f"{len(names)} configs, one per task: {', '.join(f'`{n}`' for n in names)}.", "",
              "```python", "from datasets import load_dataset",
-             f"ds = load_dataset(\"<this folder or s3://…/{manifest['dataset']}/{manifest['version']}>\", "
-             f"\"{names[0]}\")", "```"]
+             f"ds = load_dataset(\"<this folder, e.g. {manifest['dataset']}/{manifest['version']}>\", "
+             f"\"{names[0]}\")", "```", "",
+             "From S3 (`datasets` does not read a card from a bucket): "
+             "`patentfactory.store.hf_layout.load_config(\"s3://…/<version>\", \"<config>\", storage_options)`, "
+             "or `load_dataset(\"parquet\", data_files=…)` with the paths listed above."]
     if renamed:
         lines += ["", "Hugging Face split names: " + ", ".join(f"`{s}` files load as `{hf_split(s)}`" for s in renamed)
                   + " (the Parquet files keep their published names)."]
     return "\n".join(lines)
 
 
-__all__ = ["DATASETS", "DatasetInfo", "HF_SPLIT_NAMES", "config_name", "configs", "dataset_info", "front_matter",
-           "hf_split", "loading_section", "render_front_matter", "size_category"]
+__all__ = ["DATASETS", "DatasetInfo", "HF_SPLIT_NAMES", "config_name", "configs", "data_files", "dataset_info",
+           "front_matter", "hf_split", "load_config", "loading_section", "read_front_matter", "render_front_matter",
+           "size_category"]

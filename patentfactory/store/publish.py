@@ -374,6 +374,8 @@ def _write_latest(storage: Storage, dataset: str, version: str) -> None:
         _point_latest_dir(storage, dataset, version)
     except OSError as exc:
         log.warning("%s: could not refresh %s/ (LATEST says %s): %s", dataset, LATEST_DIR, version, exc)
+    if storage.is_s3:  # s3fs caches listings per process: a reader here (eval, datasets) must see the new files
+        storage.fs.invalidate_cache()
 
 
 def _point_latest_dir(storage: Storage, dataset: str, version: str) -> None:
