@@ -166,7 +166,8 @@ def data_files(uri: str, config: str, storage_options: dict | None = None) -> di
     its card: what `datasets.load_dataset("parquet", data_files=…)` takes where a repo path is not accepted."""
     import fsspec
 
-    fs, root = fsspec.core.url_to_fs(uri, **(storage_options or {}))
+    opts = {k: v for k, v in (storage_options or {}).items() if k not in fsspec.available_protocols()}
+    fs, root = fsspec.core.url_to_fs(uri, **opts)
     with fs.open(f"{root.rstrip('/')}/README.md", "rb") as fh:
         meta = read_front_matter(fh.read().decode("utf-8"))
     for entry in meta.get("configs", []):
@@ -183,8 +184,9 @@ def load_config(uri: str, config: str, storage_options: dict | None = None, **kw
     """
     import datasets
 
-    return datasets.load_dataset("parquet", data_files=data_files(uri, config, storage_options),
-                                 storage_options=storage_options, **kwargs)
+    files = data_files(uri, config, storage_options)
+    opts = dict(storage_options) if storage_options is not None else None  # datasets adds keys to the dict it gets
+    return datasets.load_dataset("parquet", data_files=files, storage_options=opts, **kwargs)
 
 
 def loading_section(manifest: dict) -> str:
