@@ -56,9 +56,11 @@ class _PublishedVersion:
     """Loading by path (mteb's own loaders over the card's configs) or by URL (the same configs via `load_config`)."""
 
     storage_options: dict | None = None
+    cache_dir: str | None = None  # where `datasets` caches what it read from S3 (default: its own cache)
 
     def _config(self, name: str) -> Any:
-        return load_config(self.metadata.dataset["path"], name, self.storage_options)
+        extra = {"cache_dir": self.cache_dir} if self.cache_dir else {}
+        return load_config(self.metadata.dataset["path"], name, self.storage_options, **extra)
 
 
 def _retrieval_class(spec: Any) -> type:
@@ -117,7 +119,8 @@ def _columns_class(spec: Any) -> type:
     return PatenTEBColumns
 
 
-def patenteb_tasks(uri: str, storage_options: dict | None = None, tasks: list[str] | None = None) -> list[Any]:
+def patenteb_tasks(uri: str, storage_options: dict | None = None, tasks: list[str] | None = None,
+                   cache_dir: str | None = None) -> list[Any]:
     """One mteb task per PatenTEB task published at `uri` (a version folder, `…/latest`, or `s3://…/<version>`)."""
     import fsspec
 
@@ -139,7 +142,7 @@ def patenteb_tasks(uri: str, storage_options: dict | None = None, tasks: list[st
             continue  # a version without the retrieval layout
         cls = (_retrieval_class if spec.kind in ("retrieval", "asymmetric_retrieval") else _columns_class)(spec)
         cls.metadata = _metadata(uri, manifest["version"], spec)
-        cls.storage_options = storage_options
+        cls.storage_options, cls.cache_dir = storage_options, cache_dir
         cls.__name__ = task_name(name).replace("-", "_")
         out.append(cls())
     return out

@@ -200,6 +200,12 @@ def loading_section(manifest: dict) -> str:
              "From S3 (`datasets` does not read a card from a bucket): "
              "`patentfactory.store.hf_layout.load_config(\"s3://…/<version>\", \"<config>\", storage_options)`, "
              "or `load_dataset(\"parquet\", data_files=…)` with the paths listed above."]
+    if manifest["dataset"] == "patenteb":
+        lines += ["", "mteb (2.x), one task per PatenTEB task, by path or `s3://` URL:", "", "```python",
+                  "from patentfactory.evaluation.mteb_tasks import patenteb_tasks",
+                  "mteb.evaluate(model, patenteb_tasks(\"<this folder or s3://…>\"))", "```", "",
+                  "BEIR: `pf export beir --root <publish root> --out DIR` writes `DIR/<task>/<split>/` for "
+                  "`GenericDataLoader(\"DIR/<task>/test\").load(split=\"test\")`."]
     if renamed:
         lines += ["", "Hugging Face split names: " + ", ".join(f"`{s}` files load as `{hf_split(s)}`" for s in renamed)
                   + " (the Parquet files keep their published names)."]

@@ -50,3 +50,24 @@ def test_every_config_loads_with_datasets_from_s3_and_latest_is_a_prefix(s3_env,
     assert st.read_text("patenteb/latest/SHA256SUMS") == st.read_text(f"patenteb/{pub.version}/SHA256SUMS")
     corpus = load_config(pub.path, "retrieval_IN-corpus", opts, split="test", cache_dir=str(tmp_path / "hf"))
     assert corpus.column_names == ["_id", "title", "text"]
+
+
+def test_mteb_tasks_load_a_version_by_s3_url(s3_env, tmp_path, monkeypatch):
+    import datasets
+
+    from patentfactory.evaluation.mteb_tasks import patenteb_tasks
+    from tests.evaluation.synthetic import publish_patenteb
+
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)  # the hub stays unused: the files are on moto
+    pub = publish_patenteb("s3://bench/pub")
+    tasks = {t.metadata.name: t for t in patenteb_tasks(pub.path, s3_storage_options(), cache_dir=str(tmp_path))}
+    retrieval, probe = tasks["PatenTEB-retrieval_IN"], tasks["PatenTEB-class_text2ipc3"]
+    retrieval.load_data()
+    split = retrieval.dataset["default"]["test"]
+    local = {p: pl.read_parquet(f"{pub.path}/retrieval_IN.{p}/test.parquet", storage_options={
+        "aws_endpoint_url": s3_env["PF_S3_ENDPOINT_URL"], "aws_allow_http": "true", "aws_access_key_id": "test",
+        "aws_secret_access_key": "test", "aws_region": "us-east-1"}) for p in ("corpus", "queries", "qrels")}
+    assert sorted(split["corpus"]["id"]) == sorted(local["corpus"]["_id"])
+    assert sum(len(v) for v in split["relevant_docs"].values()) == local["qrels"].height
+    probe.load_data()
+    assert probe.dataset["train"].num_rows == 128 and probe.dataset["test"].num_rows == 8

@@ -166,3 +166,27 @@ def test_mteb_with_our_task_definitions_gives_our_score(version):
     got = {r.task_name: r.scores["test"][0]["ndcg_at_10"] for r in result.task_results}
     assert got["PatenTEB-retrieval_IN"] == pytest.approx(ours(root, v, "retrieval_IN"), abs=1e-4)
     assert got["PatenTEB-title2full"] == pytest.approx(ours(root, v, "title2full"), abs=1e-4)
+
+
+def test_every_patenteb_task_runs_in_mteb_from_the_folder(tmp_path):
+    """One mteb task per published PatenTEB task (but the NLI probe), each loads and scores under its main metric."""
+    import mteb
+
+    from patentfactory.evaluation.mteb_tasks import MAIN_SCORES, NOT_IN_MTEB, patenteb_tasks
+    from tests.evaluation.synthetic import patenteb_tasks as synthetic_tasks
+
+    pub = publish_patenteb(str(tmp_path), synthetic_tasks())
+    tasks = patenteb_tasks(str(tmp_path / "patenteb" / "latest"))
+    names = {t.metadata.name for t in tasks}
+    assert names == {"PatenTEB-retrieval_IN", "PatenTEB-class_text2ipc3", "PatenTEB-para_problem",
+                     "PatenTEB-clusters_inventor"}, "title2full lacks its layout, effect2full its test split"
+    assert "class_nli_oldnew" in NOT_IN_MTEB
+    for t in tasks:  # mteb's clustering embeds a sample: a tiny set asks for all of it
+        if t.metadata.type == "Clustering":
+            t.max_fraction_of_documents_to_embed, t.max_document_to_embed, t.n_clusters = None, 24, 2
+    result = mteb.evaluate(BowModel.make(), tasks, cache=None, show_progress_bar=False)
+    for r in result.task_results:
+        kind = task_specs()[r.task_name.removeprefix("PatenTEB-")].kind
+        score = r.scores["test"][0]
+        assert score["main_score"] == score[MAIN_SCORES[kind]] and 0.0 <= score["main_score"] <= 1.0, r.task_name
+    assert {r.dataset_revision for r in result.task_results} == {pub.version}
