@@ -123,3 +123,19 @@ def test_croissant_validates_and_its_records_are_the_rows(root):
     first = sorted(pilot.records(record_set="all/eval"), key=lambda r: r["all/eval/case_id"])[1]
     assert [v.decode() if isinstance(v, bytes) else v for v in first["all/eval/issue_type"]] == ["103", "112"]
     assert first["all/eval/origin"] == {"all/eval/origin/text": b"ocr", "all/eval/origin/labels": b"api"}
+
+
+def test_card_and_manifest_state_each_retrieval_tasks_id_convention(tmp_path):
+    from transforms.tasks.patenteb import id_conventions
+    from tests.evaluation.synthetic import patenteb_tasks
+
+    release = Release("patenteb", patenteb_tasks(), {"seed": 1}, [{"source": "x", "item": "a", "sha256": "0" * 64}],
+                      id_conventions=id_conventions(["retrieval_IN", "title2full", "class_text2ipc3"]))
+    pub = publish(Storage(tmp_path), release, day=DAY)
+    folder = tmp_path / "patenteb" / pub.version
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert {t: c["ignore_identical_ids"] for t, c in manifest["id_conventions"].items()} == {
+        "retrieval_IN": True, "title2full": False}
+    card = (folder / "README.md").read_text()
+    assert "| retrieval_IN | family id of the query" in card and "| title2full | `<family id>:<query field>`" in card
+    assert "mteb.evaluate(model, patenteb_tasks(" in card and "pf export beir" in card

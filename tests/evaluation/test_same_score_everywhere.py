@@ -4,6 +4,7 @@ asymmetric query's only positive (same id as the query) and mteb's default ranke
 document first."""
 from __future__ import annotations
 
+import json
 import zlib
 from pathlib import Path
 
@@ -190,3 +191,23 @@ def test_every_patenteb_task_runs_in_mteb_from_the_folder(tmp_path):
         score = r.scores["test"][0]
         assert score["main_score"] == score[MAIN_SCORES[kind]] and 0.0 <= score["main_score"] <= 1.0, r.task_name
     assert {r.dataset_revision for r in result.task_results} == {pub.version}
+
+
+def test_pf_export_beir_writes_what_generic_data_loader_reads(version, tmp_path):
+    from beir.datasets.data_loader import GenericDataLoader
+    from typer.testing import CliRunner
+
+    import patentfactory.cli.export  # noqa: F401  (registers `pf export`)
+    from patentfactory.cli.main import app
+
+    root, v = version
+    ran = CliRunner().invoke(app, ["export", "beir", "--root", str(root), "--out", str(tmp_path / "beir")])
+    assert ran.exit_code == 0, ran.output
+    assert "retrieval_IN: test: 24 docs / 20 queries / 24 qrels" in ran.output
+    corpus, queries, qrels = GenericDataLoader(str(tmp_path / "beir" / "title2full" / "test")).load(split="test")
+    assert len(corpus) == len(queries) == len(qrels) == 24 and all(q.endswith(":title") for q in queries)
+    meta = json.loads((tmp_path / "beir" / "title2full" / "beir.json").read_text())
+    assert meta["version"] == v and meta["ignore_identical_ids"] is False
+    bad = CliRunner().invoke(app, ["export", "beir", "--root", str(root), "--out", str(tmp_path / "x"),
+                                   "--task", "class_bloom"])
+    assert bad.exit_code != 0 and "not a retrieval task" in bad.output
