@@ -32,9 +32,9 @@ def expected_outcomes(fn: Callable) -> Callable:
             name = outcome_name(exc)
             if name is None:
                 raise
-            get_run_logger().warning("%s: %s", name.lower(), exc.message)
-            return Completed(name=name, message=exc.message,
-                             data={"outcome": name, "reason": exc.message, "hint": exc.hint})
+            line = exc.message if name == "Skipped" else str(exc)  # a block or deferral keeps its hint, as before
+            get_run_logger().warning("%s: %s", name.lower(), line)
+            return Completed(name=name, message=line, data={"outcome": name, "reason": line, "hint": exc.hint})
     return body
 
 

@@ -47,8 +47,9 @@ def test_expected_outcomes_are_named_states_with_one_line_and_no_traceback(caplo
     got = toy_night()
     assert got["names"] == {"Skipped": "Skipped", "Blocked": "Blocked", "Deferred": "Deferred", "Failed": "Failed"}
     assert got["skipped"] == {"Skipped": "toy: no task has rows in this build"}
-    assert got["blocked"] == {"Blocked": "quality gate: toy a/test.parquet: 10 -> 2 rows"}
-    assert got["deferred"] == {"Deferred": "OPS answered black (stop)"} and list(got["failed"]) == ["Failed"]
+    assert got["blocked"] == {"Blocked": "quality gate: toy a/test.parquet: 10 -> 2 rows (hint: pass --allow-drop)"}
+    assert got["deferred"] == {"Deferred": "OPS answered black (stop) (hint: the next night resumes)"}
+    assert list(got["failed"]) == ["Failed"]
     text = caplog.text
     assert "skipped: toy: no task has rows in this build" in text and "blocked: quality gate: toy" in text
     assert "NothingToPublish" not in text and "QualityGateBlocked" not in text and "SourceStopped" not in text
