@@ -5,12 +5,14 @@ from prefect import flow, task
 
 from flows.build_patenteb import verify_task
 from flows.observe import published_counts, read_manifest
+from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from patentfactory.config import Settings
 from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 
 
 @task(name="build-and-publish-ipbench")
+@expected_outcomes
 def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: bool,
                allow_drift: bool = False) -> dict:
     pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)
@@ -29,4 +31,6 @@ def build_ipbench(data_dir: str | None = None, out: str | None = None, seed: int
     if (missing := missing_inputs(data_dir, "build-ipbench", ("publications",))) is not None:
         return missing
     pub = build_task(data_dir, out, seed, max_items, allow_drop, allow_drift)
+    if is_outcome(pub):
+        return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -7,6 +7,7 @@ from prefect import flow, task
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
+from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from patentfactory.config import Settings
 from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
@@ -26,6 +27,7 @@ def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams, full
 
 
 @task(name="publish-pap2pat")
+@expected_outcomes
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
                  allow_drop: bool, allow_drift: bool = False) -> dict:
     pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop, allow_drift=allow_drift)
@@ -48,4 +50,6 @@ def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint:
                            split=SplitParams(seed=seed))
     ingest = ingest_task(data_dir, endpoint, params, fulltext_via)
     pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop, allow_drift)
+    if is_outcome(pub):
+        return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

@@ -8,6 +8,7 @@ from prefect.states import State
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
+from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from patentfactory.errors import SourceStopped
 from patentfactory.stages.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
@@ -25,6 +26,7 @@ def retry_unless_stopped(task: object, task_run: object, state: State) -> bool:
 
 
 @task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)
+@expected_outcomes
 def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> dict:
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
     from patentfactory.config import Settings
@@ -42,6 +44,7 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
 
 
 @task(name="publish-patentcr")
+@expected_outcomes
 def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, allow_drop: bool,
                  allow_drift: bool = False) -> dict:
     pub = publish_patentcr(data_dir, out, stats, params, allow_drop=allow_drop, allow_drift=allow_drift)
@@ -59,5 +62,9 @@ def build_patentcr(data_dir: str | None = None, out: str | None = None, ops_url:
     data_dir, out = Settings.load().roots(data_dir, out)  # unset: PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT
     params = _params(start, end, test_months or [6], cql_template, window_days)
     stats = fetch_task(data_dir, ops_url, params)
+    if is_outcome(stats):  # OPS said stop: deferred, the next run resumes
+        return outcome_state(stats)
     pub = publish_task(data_dir, out, stats, params, allow_drop, allow_drift)
+    if is_outcome(pub):
+        return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "stats": stats}

@@ -7,9 +7,11 @@ workers; a GPU where a worker has one), each writing its own cache part; the bui
 from __future__ import annotations
 
 from prefect import flow, task
+from prefect.states import State
 from prefect.artifacts import create_markdown_artifact
 
 from flows.observe import published_counts, read_manifest
+from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from flows.runtime import ConfiguredTaskRunner
 from patentfactory.config import Settings
@@ -33,6 +35,7 @@ def fan_out_embedding(data_dir: str):  # noqa: ANN201 - an embedding_cache.Fill
 
 
 @task(name="build-and-publish-patenteb")
+@expected_outcomes
 def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True,
                allow_drift: bool = False) -> dict:
     try:
@@ -68,7 +71,7 @@ def verify_task(out: str, dataset: str, version: str) -> dict:
 
 @flow(name="build-patenteb", task_runner=ConfiguredTaskRunner())
 def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: int = 1337, profile: str = "sample",
-                   allow_drop: bool = False, allow_drift: bool = False, use_model: bool = True) -> dict:
+                   allow_drop: bool = False, allow_drift: bool = False, use_model: bool = True) -> dict | State:
     """`use_model=False` skips the sentence-transformers model: BM25 negatives only, no token counts
     (a quick build; the card and manifest say `model: null`). `data_dir`/`out` unset: the settings'
     PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
@@ -76,4 +79,6 @@ def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: in
     if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
         return missing
     pub = build_task(data_dir, out, seed, profile, allow_drop, use_model, allow_drift)
+    if is_outcome(pub):  # skipped or blocked: a named state with its line, not a traceback
+        return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -7,11 +7,13 @@ from patentfactory.stages.build_pilot import build_and_publish_pilot
 
 from .build_patenteb import verify_task
 from .observe import published_counts, read_manifest
+from .outcomes import expected_outcomes, is_outcome, outcome_state
 from .preflight import missing_inputs
 from patentfactory.config import Settings
 
 
 @task(name="build-and-publish-pilot")
+@expected_outcomes
 def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allow_drop: bool,
                      allow_drift: bool = False) -> dict:
     pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift)
@@ -31,4 +33,6 @@ def build_pilot(data_dir: str | None = None, out: str | None = None, seed: int =
     if (missing := missing_inputs(data_dir, "build-pilot", ("ptab_decisions",))) is not None:
         return missing
     pub = build_pilot_task(data_dir, out, seed, truth, allow_drop, allow_drift)
+    if is_outcome(pub):
+        return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

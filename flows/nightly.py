@@ -34,6 +34,7 @@ from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
 from .nightly_live import defer_stopped, ingest_live, plan_task, summary_lines, verdict
+from .outcomes import OUTCOME_NAMES
 from .runtime import ConfiguredTaskRunner
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
@@ -63,6 +64,12 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
     block: the previous version stays LATEST until someone looks (or passes allow_drift / allow_drop);
     anything else is a failure. The night's final state says which happened (see `verdict`).
     """
+    if state.is_completed() and state.name in OUTCOME_NAMES:  # an expected outcome, as a state (flows/outcomes.py)
+        into = {"Skipped": skipped, "Blocked": blocked, "Deferred": deferred}[state.name]
+        if into is not None:
+            into[name] = state.message
+        get_run_logger().warning("%s %s: %s", name, state.name.lower(), state.message)
+        return None
     if state.is_completed():
         return state.result()
     exc = state.result(raise_on_failure=False)

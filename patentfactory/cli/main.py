@@ -261,7 +261,7 @@ def inspect_cmd(target: Annotated[str, typer.Argument(help="ROOT/DATASET\\[/VERS
     out.print(f"[green]verified[/] {len(rep.manifest['files'])} files of {rep.dataset} {rep.version}")
 
 
-from patentfactory.cli import data, evaluate, pap2pat, patentcr, pilot, rehearse, run  # noqa: E402,F401  (registers parse/ingest/run/build/eval/upstream commands)
+from patentfactory.cli import data, evaluate, export, pap2pat, patentcr, pilot, rehearse, run  # noqa: E402,F401  (registers parse/ingest/run/build/eval/export/upstream commands)
 
 
 def main() -> None:  # pragma: no cover - console entry

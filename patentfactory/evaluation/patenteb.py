@@ -2,9 +2,10 @@
 
 - retrieval (symmetric and asymmetric): NDCG@10 on the test split, from the published corpus / queries /
   qrels (`<task>.corpus|queries|qrels`) by id; a version without them builds the same from the rows' id
-  columns. Every query ranks the whole test corpus (positives and hard negatives of every query); for
-  symmetric tasks the query's own family is left out of its ranking (it would trivially rank first).
-  Relevant = the query's qrels. Texts are never matched by equality: two families with the same abstract
+  columns. Every query ranks the whole test corpus (positives and hard negatives of every query); a
+  document whose id equals the query id is left out of its ranking where the task's id convention says so
+  (`patenteb_beir.ID_CONVENTIONS`: symmetric tasks, whose query is that family; asymmetric query ids never
+  equal a corpus id), so BEIR and mteb with that setting give the same score. Relevant = the query's qrels. Texts are never matched by equality: two families with the same abstract
   stay two documents. Two models: the sentence encoder (cosine) and BM25 (bm25s, Okapi, the tokenizer the
   negatives miner uses).
 - classification: logistic-regression probe (L2 via l1_ratio=0, C=1.0, lbfgs, max_iter 10000,
@@ -27,7 +28,8 @@ import polars as pl
 from transforms.negatives import bm25s_index, bm25s_search, tokenize_for_bm25
 from transforms.tasks import TaskSpec
 from transforms.tasks.patenteb import ID_COLUMNS, task_specs
-from transforms.tasks.patenteb_beir import CORPUS, QRELS, QUERIES, layout_name, parse_layout_name
+from transforms.tasks.patenteb_beir import (CORPUS, QRELS, QUERIES, fragment_query_id, ignore_identical_ids,
+                                           layout_name, parse_layout_name)
 
 from .encoders import Encoder
 from .metrics import macro_f1, mean_ndcg_at_k, pearson_r, v_measure
@@ -69,19 +71,23 @@ class Qrels:
     doc_ids: list[str]
     corpus: list[str]
     relevant: list[set[int]]
-    exclude: list[int | None]  # per query: the corpus index of its own family (symmetric tasks), else None
+    exclude: list[int | None]  # per query: the corpus index of the document with its id (if left out), else None
 
 
 def _join_title(corpus: pl.DataFrame) -> pl.Series:
-    title = pl.col("title").fill_null("").str.strip_chars()
+    """A document's text as mteb and BEIR give it to a model: `(title + " " + text).strip()`, or the stripped
+    text when the title is empty (same texts, same vectors, same scores)."""
+    title = pl.col("title").fill_null("")
     return corpus.select(pl.when(title.str.len_chars() > 0).then(pl.concat_str([title, pl.col("text")],
-                         separator="\n\n")).otherwise(pl.col("text")).alias("t")).to_series()
+                         separator=" ")).otherwise(pl.col("text")).str.strip_chars().alias("t")).to_series()
 
 
-def build_qrels(corpus: pl.DataFrame, queries: pl.DataFrame, qrels: pl.DataFrame, symmetric: bool) -> Qrels:
+def build_qrels(corpus: pl.DataFrame, queries: pl.DataFrame, qrels: pl.DataFrame,
+                ignore_identical: bool) -> Qrels:
     """Corpus (`_id, title, text`), queries (`_id, text`), qrels (`query-id, corpus-id`) -> `Qrels`.
 
-    A query keeps only positives other than its own family, and is dropped when none is left.
+    With `ignore_identical` (BEIR's `ignore_identical_ids`) the document with the query's id is left out
+    of its ranking and of its positives; a query is dropped when no positive is left.
     """
     corpus = corpus.unique("_id").sort("_id")
     doc_ids = corpus["_id"].to_list()
@@ -90,8 +96,8 @@ def build_qrels(corpus: pl.DataFrame, queries: pl.DataFrame, qrels: pl.DataFrame
                .join(queries.unique("_id").rename({"_id": "query-id"}), on="query-id").sort("query-id"))
     out = Qrels([], [], doc_ids, _join_title(corpus).to_list(), [], [])
     for qid, docs, text in grouped.select("query-id", "corpus-id", "text").iter_rows():
-        own = index.get(qid) if symmetric else None
-        rel = {index[d] for d in docs if not (symmetric and d == qid)}
+        own = index.get(qid) if ignore_identical else None
+        rel = {index[d] for d in docs if not (ignore_identical and d == qid)}
         if rel:
             out.query_ids.append(qid)
             out.queries.append(text)
@@ -109,11 +115,13 @@ def layout_from_rows(df: pl.DataFrame, spec: TaskSpec) -> dict[str, pl.DataFrame
         docs = pl.concat([df.select(pl.col("pos_id").alias("_id"), pl.col("pos_text").alias("text")),
                           df.select(pl.col("neg_id").alias("_id"), pl.col("neg_text").alias("text"))])
         pairs = df.select(pl.col("query_id").alias("query-id"), pl.col("pos_id").alias("corpus-id"))
-    else:
+        qid = pl.col("query_id")
+    else:  # the same ids as the published layout: a fragment's query id is not its document's
+        qid = fragment_query_id(pl.col("query_id"), q)
         docs = df.select(pl.col("doc_id").alias("_id"), pl.col(target).alias("text"))
-        pairs = df.select(pl.col("query_id").alias("query-id"), pl.col("doc_id").alias("corpus-id"))
+        pairs = df.select(qid.alias("query-id"), pl.col("doc_id").alias("corpus-id"))
     return {CORPUS: docs.drop_nulls().with_columns(pl.lit("").alias("title")),
-            QUERIES: df.select(pl.col("query_id").alias("_id"), pl.col(q).alias("text")), QRELS: pairs.unique()}
+            QUERIES: df.select(qid.alias("_id"), pl.col(q).alias("text")), QRELS: pairs.unique()}
 
 
 def read_layout(pv: PublishedVersion, spec: TaskSpec, split: str = "test") -> dict[str, pl.DataFrame]:
@@ -165,7 +173,7 @@ def bm25_rankings(queries: list[str], corpus: list[str], k: int,
 def score_retrieval(pv: PublishedVersion, spec: TaskSpec, encoder: Encoder, cfg: PatenTEBEvalConfig) -> list[Score]:
     """NDCG@k of the encoder and of BM25 over the test corpus (see the module docstring)."""
     parts = read_layout(pv, spec, "test")
-    qr = build_qrels(parts[CORPUS], parts[QUERIES], parts[QRELS], symmetric=spec.kind == "retrieval")
+    qr = build_qrels(parts[CORPUS], parts[QUERIES], parts[QRELS], ignore_identical=ignore_identical_ids(spec.kind))
     queries, relevant, exclude = qr.queries, qr.relevant, qr.exclude
     if not queries:
         raise SkipTask("no query with a positive other than itself")

@@ -22,7 +22,7 @@ import numpy as np  # noqa: E402
 from patentfactory.store.card import png_bytes  # noqa: E402
 from patentfactory.store.parquet_io import parquet_bytes  # noqa: E402
 from patentfactory.store.storage import Storage  # noqa: E402
-from .results import EvalResult  # noqa: E402
+from .results import MTEB_DIR, EvalResult, mteb_results  # noqa: E402
 
 log = logging.getLogger(__name__)
 SCORES_FILE, REPORT_FILE, PLOT_FILE, SUMMARY_FILE = "scores.parquet", "report.md", "scores.png", "summary.json"
@@ -111,6 +111,8 @@ def write_report(storage: Storage, result: EvalResult) -> ReportPaths:
     storage.write_bytes(f"{prefix}/{SCORES_FILE}", parquet_bytes(result.frame()).data)
     storage.write_bytes(f"{prefix}/{PLOT_FILE}", render_plot(result))
     storage.write_text(f"{prefix}/{REPORT_FILE}", render_report(result))
+    for rel, doc in mteb_results(result).items():  # the same scores in mteb's results layout
+        storage.write_text(f"{prefix}/{MTEB_DIR}/{rel}", json.dumps(doc, indent=2, sort_keys=True) + "\n")
     storage.write_text(f"{prefix}/{SUMMARY_FILE}", json.dumps(summary_of(result), indent=2, sort_keys=True) + "\n")
     log.info("wrote eval report for %s %s to %s", result.dataset, result.version, storage.uri(prefix))
     return ReportPaths(*(storage.uri(prefix, f) for f in (SCORES_FILE, REPORT_FILE, PLOT_FILE)))

@@ -21,7 +21,7 @@ from schemas.patenteb import patenteb_table
 from transforms.families import build_families
 from transforms.family_sizes import check_reported_sizes
 from transforms.splits import check_no_family_leak
-from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, leak_checked, task_specs
+from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, id_conventions, leak_checked, task_specs
 
 from patentfactory.config import Settings
 from patentfactory.evaluation.encoders import DEFAULT_MODEL_PACKAGE, packaged_model_path, shared_model
@@ -210,5 +210,5 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         distribution=dict(labels.group_by("label").len().iter_rows()), distribution_title="families per IPC3 domain",
         card_sections=_card_sections(stats, params, profile, pubs, dropped),
         stats={k: v for k, v in stats.items() if k != "params"},
-        coverage=coverage_of(pubs.lazy()))
+        coverage=coverage_of(pubs.lazy()), id_conventions=id_conventions(list(tasks)))
     return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)

@@ -1,6 +1,7 @@
 """Dataset card (README.md) and its distribution plot, both derived from the manifest only.
 
-No timestamps in either, so the same inputs give the same card and PNG bytes.
+No timestamps in either, so the same inputs give the same card and PNG bytes. The card starts with
+Hugging Face YAML front matter (`hf_layout`: one config per task, split names, licence, citation).
 """
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import io
 import json
 
 import matplotlib
+
+from .hf_layout import dataset_info, loading_section, render_front_matter
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -86,12 +89,43 @@ def _changes(manifest: dict, limit: int = 60) -> list[str]:
     return lines
 
 
+def _id_conventions(manifest: dict) -> list[str]:
+    """Which ids a retrieval task's queries and corpus carry, and whether identical ids are ignored."""
+    conv = manifest.get("id_conventions") or {}
+    lines = ["| task | query id | query's own document in corpus | ignore_identical_ids |", "|---|---|---|---|"]
+    for task, c in sorted(conv.items()):
+        lines.append(f"| {task} | {c['query_id']} | {'yes' if c['own_document_in_corpus'] else 'no'} | "
+                     f"{c['ignore_identical_ids']} |")
+    rules = sorted({c["rule"] for c in conv.values()})
+    return lines + [""] + [f"- {r}" for r in rules] + [
+        "", "Our eval, BEIR (`EvaluateRetrieval.evaluate`) and mteb (the task definitions in "
+        "`patentfactory.evaluation.mteb_tasks`) give the same score when run with the setting above."]
+
+
+def _citation(manifest: dict) -> list[str]:
+    info = dataset_info(manifest["dataset"])
+    if not info.citation:
+        return ["No source paper recorded for this dataset."]
+    return [f"This dataset rebuilds the benchmark of {info.paper_url} from public sources; cite the paper:", "",
+            "```bibtex", info.citation, "```"]
+
+
 def render_card(manifest: dict, sections: dict[str, str]) -> str:
-    """Markdown card: counts per task/split, checks, quality gate, provenance and extra sections."""
-    out = [f"# {manifest['dataset']} — version {manifest['version']}", "",
+    """Markdown card: front matter, counts per task/split, checks, quality gate, provenance and extra sections."""
+    info = dataset_info(manifest["dataset"])
+    out = [render_front_matter(manifest).rstrip("\n"), "", f"# {manifest['dataset']} — version {manifest['version']}", "",
            f"Code version `{manifest['code_version']}`. Files are Parquet (zstd); layout "
            f"`<task>/<split>.parquet`; hashes in `manifest.json`.", "", "## Tasks and sizes", ""]
     out += _counts_table(manifest)
+    out += ["", "## Loading", "", loading_section(manifest), "",
+            "Files: `SHA256SUMS` (every file but `manifest.json`; check with `sha256sum -c SHA256SUMS` in this "
+            "folder) and `croissant.json` "
+            "(Croissant 1.0 JSON-LD of every file and its columns). `../LATEST` holds the newest version's name; "
+            "`../latest/` holds a copy of it (a path a glob can go through)."]
+    if manifest.get("id_conventions"):
+        out += ["", "## Retrieval ids", ""] + _id_conventions(manifest)
+    out += ["", "## Licence", "", f"`{info.license}`: {info.license_details}", "", "## Citation", ""]
+    out += _citation(manifest)
     out += ["", f"![distribution]({PLOT_FILE})", "", "## Leakage checks", ""]
     for name, res in sorted(manifest["leakage"].items()):
         out.append(f"- **{name}**: {'passed' if res['ok'] else 'FAILED: ' + '; '.join(res['problems'][:5])}")

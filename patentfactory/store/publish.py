@@ -1,9 +1,12 @@
 """Versioned, atomic, deterministic publish of a dataset's task tables.
 
 Layout: `<root>/<dataset>/<version>/<task>/<split>.parquet`, `manifest.json`, `README.md`
-(card), `distribution.png`, and `<root>/<dataset>/LATEST` written last. Everything is staged
-under `<dataset>/.staging/…`, re-read and verified, then moved into place; any failure before
-the move leaves the previous version and LATEST untouched.
+(card with Hugging Face front matter), `distribution.png`, `croissant.json` (Croissant JSON-LD),
+`SHA256SUMS` (every file but the manifest, `sha256sum -c` format), then `<root>/<dataset>/LATEST`
+(a text file naming the version) and `<root>/<dataset>/latest/` (the same files under a fixed path a
+glob goes through: a symlink on a local root, a copy on S3), written last. Everything is staged under
+`<dataset>/.staging/…`, re-read and verified, then moved into place; any failure before the move
+leaves the previous version and LATEST untouched.
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ from schemas import schema_fingerprint
 
 from patentfactory import __version__
 from .card import PLOT_FILE, render_card, render_plot
+from .croissant import CROISSANT_FILE, croissant
+from .hf_layout import configs as hf_configs, hf_split
 from patentfactory.config import DriftThresholds
 from patentfactory.errors import NothingToPublish, PublishError, QualityGateBlocked
 from .drift import compare_coverage, compare_files, profile_table
@@ -57,6 +62,7 @@ class Release:
     card_sections: dict[str, str] = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # warehouse counts per year/source/...
+    id_conventions: dict[str, dict] = field(default_factory=dict)  # retrieval task -> its query/corpus id rule
 
 
 @dataclass(frozen=True)
@@ -219,6 +225,20 @@ def _when(stamp: str) -> str:
     return f"{stamp[:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}:{stamp[13:15]} UTC"
 
 
+def _hf_section(files: list[dict]) -> dict:
+    """What the card's front matter declares: config names and published -> Hugging Face split names."""
+    return {"configs": [c["config_name"] for c in hf_configs(files)],
+            "split_names": {s: hf_split(s) for s in sorted({f["split"] for f in files})}}
+
+
+SUMS_FILE = "SHA256SUMS"
+
+
+def sha256sums(entries: dict[str, str]) -> str:
+    """`<sha256>  <path>` lines (GNU `sha256sum -c` format), sorted by path."""
+    return "".join(f"{digest}  {rel}\n" for rel, digest in sorted(entries.items()))
+
+
 def latest_version(storage: Storage, dataset: str) -> str | None:
     rel = f"{dataset}/LATEST"
     return storage.read_text(rel).strip() if storage.exists(rel) else None
@@ -259,7 +279,9 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
                 "code_version": code, "config": release.config, "inputs": release.inputs, "files": files,
                 "leakage": leakage, "quality": quality, "stats": release.stats,
                 "overrides": {"allow_drop": allow_drop, "allow_drift": allow_drift},
-                "coverage": release.coverage}
+                "coverage": release.coverage, "hf": _hf_section(files)}
+    if release.id_conventions:
+        manifest["id_conventions"] = release.id_conventions
     if (deliveries := deliveries_section(release.inputs)) is not None:
         release.card_sections = {**release.card_sections, "Lens deliveries": deliveries}
     _write_staged(storage, release, final, blobs, manifest)
@@ -313,9 +335,16 @@ def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[st
         storage.write_bytes(f"{staging}/{PLOT_FILE}", plot)
         card = render_card(manifest, release.card_sections).encode()
         storage.write_bytes(f"{staging}/README.md", card)
+        ld = (json.dumps(croissant(manifest, {rel: blob.schema for rel, blob in blobs.items()}), indent=2,
+                         ensure_ascii=False) + "\n").encode()
+        storage.write_bytes(f"{staging}/{CROISSANT_FILE}", ld)
         manifest["card"] = {"README.md": hashlib.sha256(card).hexdigest(),
-                            PLOT_FILE: hashlib.sha256(plot).hexdigest()}
-        storage.write_text(f"{staging}/manifest.json", json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
+                            PLOT_FILE: hashlib.sha256(plot).hexdigest(), CROISSANT_FILE: hashlib.sha256(ld).hexdigest()}
+        text = json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n"
+        storage.write_text(f"{staging}/manifest.json", text)
+        # every file but the manifest, whose build time would make SHA256SUMS differ between equal builds
+        sums = {rel: blob.sha256 for rel, blob in blobs.items()} | manifest["card"]
+        storage.write_text(f"{staging}/{SUMS_FILE}", sha256sums(sums))
         for rel, blob in blobs.items():  # verify what landed before making it visible
             if hashlib.sha256(storage.read_bytes(f"{staging}/{rel}")).hexdigest() != blob.sha256:
                 raise PublishError(f"staged file {rel} does not match its hash", "storage corrupted the write; retry")
@@ -333,5 +362,39 @@ def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[st
                            "previous version and LATEST are unchanged; fix the cause and rerun") from exc
 
 
+LATEST_DIR = "latest"
+
+
 def _write_latest(storage: Storage, dataset: str, version: str) -> None:
+    """`LATEST` (the version's name), then `latest/`: a relative symlink locally, a copy of the version on S3
+    (object stores have no links; the copy is server-side). A failure to refresh `latest/` is logged: LATEST
+    is the record, `latest/` a convenience."""
     storage.write_text(f"{dataset}/LATEST", version + "\n")
+    try:
+        _point_latest_dir(storage, dataset, version)
+    except OSError as exc:
+        log.warning("%s: could not refresh %s/ (LATEST says %s): %s", dataset, LATEST_DIR, version, exc)
+    if storage.is_s3:  # s3fs caches listings per process: a reader here (eval, datasets) must see the new files
+        storage.fs.invalidate_cache()
+
+
+def _point_latest_dir(storage: Storage, dataset: str, version: str) -> None:
+    link = f"{dataset}/{LATEST_DIR}"
+    if not storage.is_s3:
+        path = Path(storage.path(link))
+        tmp = path.with_name(f".{LATEST_DIR}-{uuid.uuid4().hex[:8]}")
+        tmp.symlink_to(version, target_is_directory=True)
+        if path.exists() and not path.is_symlink():
+            storage.rm(link, recursive=True)
+        tmp.replace(path)  # atomic swap of the link
+        return
+    if storage.exists(f"{link}/manifest.json") and json.loads(
+            storage.read_text(f"{link}/manifest.json")).get("version") == version:
+        return
+    src = f"{dataset}/{version}"
+    wanted = {rel[len(src) + 1:] for rel in storage.glob(f"{src}/**") if storage.fs.isfile(storage.path(rel))}
+    for rel in sorted(wanted - {"manifest.json"}) + ["manifest.json"]:  # the manifest last: it says which version
+        storage.fs.copy(storage.path(f"{src}/{rel}"), storage.path(f"{link}/{rel}"))
+    for rel in storage.glob(f"{link}/**"):  # files of the previous version that this one does not have
+        if storage.fs.isfile(storage.path(rel)) and rel[len(link) + 1:] not in wanted:
+            storage.rm(rel)

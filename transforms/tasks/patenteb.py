@@ -23,7 +23,7 @@ from transforms.selection import TokenCounter
 from transforms.splits import SPLITS, normalised_text_hash, stable_hash
 from transforms.tasks import Task, TaskRegistry, TaskSpec
 from transforms.tasks import patenteb_builders as b
-from transforms.tasks.patenteb_beir import beir_tables
+from transforms.tasks.patenteb_beir import ID_CONVENTIONS, beir_tables
 from transforms.tasks.patenteb_context import PatenTEBContext, PatenTEBParams, prepare_context
 
 log = logging.getLogger(__name__)
@@ -337,10 +337,17 @@ def build_patenteb(
     return tasks, stats
 
 
+def id_conventions(task_names: list[str], registry: TaskRegistry = PATENTEB_TASKS) -> dict[str, dict]:
+    """Retrieval task -> its query / corpus id rule (`patenteb_beir.ID_CONVENTIONS`), for the manifest and card."""
+    specs = task_specs(registry)
+    return {t: dict(ID_CONVENTIONS[specs[t].kind]) for t in task_names
+            if t in specs and specs[t].kind in RETRIEVAL_KINDS}
+
+
 def task_specs(registry: TaskRegistry = PATENTEB_TASKS) -> Mapping[str, TaskSpec]:
     """name -> spec, for cards, manifests and publish-time schema checks."""
     return {t.spec.name: t.spec for t in registry}
 
 
 __all__ = ["ID_COLUMNS", "PATENTEB_TASKS", "PatenTEBParams", "SPLITS", "add_retrieval_layouts", "build_patenteb",
-           "cap_train_rows", "leak_checked", "published_columns", "remove_cross_split_duplicates", "task_specs"]
+           "cap_train_rows", "id_conventions", "leak_checked", "published_columns", "remove_cross_split_duplicates", "task_specs"]

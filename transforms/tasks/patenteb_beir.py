@@ -14,6 +14,28 @@ import polars as pl
 CORPUS, QUERIES, QRELS = "corpus", "queries", "qrels"
 LAYOUT = (CORPUS, QUERIES, QRELS)
 QREL_COLUMNS = ("query-id", "corpus-id", "score")
+ID_CONVENTIONS: dict[str, dict[str, object]] = {
+    "retrieval": {
+        "query_id": "family id of the query (the same document as the corpus entry with that id)",
+        "own_document_in_corpus": True, "ignore_identical_ids": True,
+        "rule": "the query's own family is in the corpus (as another query's positive or negative) and is left "
+                "out of its own ranking; evaluate with ignore_identical_ids=True (BEIR's default)"},
+    "asymmetric_retrieval": {
+        "query_id": "`<family id>:<query field>`, never equal to a corpus id",
+        "own_document_in_corpus": True, "ignore_identical_ids": False,
+        "rule": "the query is a fragment of the family whose rest is its relevant document; ids differ, so "
+                "nothing is left out whichever ignore_identical_ids is set"},
+}
+
+
+def ignore_identical_ids(kind: str) -> bool:
+    """Whether a hit whose id equals the query id is left out of that query's ranking (see `ID_CONVENTIONS`)."""
+    return bool(ID_CONVENTIONS[kind]["ignore_identical_ids"])
+
+
+def fragment_query_id(family_id: pl.Expr, field: str) -> pl.Expr:
+    """`F1` + `title` -> `F1:title`: an asymmetric query's id, distinct from the document (`F1`) it is drawn from."""
+    return pl.concat_str([family_id, pl.lit(f":{field}")])
 
 
 def layout_name(task: str, part: str) -> str:
@@ -40,8 +62,9 @@ def _symmetric(df: pl.DataFrame, docs: pl.DataFrame) -> dict[str, pl.DataFrame]:
 def _asymmetric(df: pl.DataFrame, query: str, target: str) -> dict[str, pl.DataFrame]:
     """(query fragment, target) rows -> corpus of targets (no title: title2full's title is the query)."""
     corpus = df.select(pl.col("doc_id").alias("_id"), pl.lit("").alias("title"), pl.col(target).alias("text")).unique()
-    queries = df.select(pl.col("query_id").alias("_id"), pl.col(query).alias("text")).unique()
-    qrels = df.select(pl.col("query_id").alias("query-id"), pl.col("doc_id").alias("corpus-id")).unique()
+    qid = fragment_query_id(pl.col("query_id"), query)
+    queries = df.select(qid.alias("_id"), pl.col(query).alias("text")).unique()
+    qrels = df.select(qid.alias("query-id"), pl.col("doc_id").alias("corpus-id")).unique()
     return {CORPUS: corpus, QUERIES: queries, QRELS: qrels}
 
 
@@ -62,5 +85,5 @@ def beir_tables(task: str, fields: tuple[str, ...], kind: str, splits: dict[str,
     return out
 
 
-__all__ = ["CORPUS", "LAYOUT", "QRELS", "QREL_COLUMNS", "QUERIES", "beir_tables", "layout_name",
-           "parse_layout_name"]
+__all__ = ["CORPUS", "ID_CONVENTIONS", "LAYOUT", "QRELS", "QREL_COLUMNS", "QUERIES", "beir_tables",
+           "fragment_query_id", "ignore_identical_ids", "layout_name", "parse_layout_name"]
