@@ -6,6 +6,7 @@ import io
 from datetime import date
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from patentfactory import progress
@@ -13,6 +14,8 @@ from patentfactory.sim.generator import WorldSpec, generate_world
 from patentfactory.sim.upstream import Replica
 from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto
 from sources.ptab_pdf import parse_decision_pdf
+
+pytestmark = pytest.mark.services
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 

@@ -11,7 +11,7 @@ from patentfactory.store.storage import Storage
 
 from .test_baselines import _publish_pilot
 
-pytestmark = pytest.mark.slow  # starts Prefect's ephemeral API (~20 s)
+pytestmark = [pytest.mark.slow, pytest.mark.services]  # starts Prefect's ephemeral API (~20 s)
 
 
 def test_evaluate_flow_writes_report_and_returns_summary(tmp_path: Path):

@@ -25,6 +25,8 @@ from patentfactory.sim.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient
 from transforms.outlines import LEVELS, copied_run, copy_index, iter_sections
 
+pytestmark = pytest.mark.services
+
 SPEC = WorldSpec(scale=1, seed=1, start="2005-01-01", end="2024-12-31", render_from="2005-01-01",
                  renderers=("uspto", "semopenalex", "papers"))
 OPEN = ("cc-by", "cc0", "public-domain")

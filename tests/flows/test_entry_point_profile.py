@@ -6,11 +6,14 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from flows.build_patenteb import build_patenteb
 from flows.nightly import SAMPLE_WORLD
 from patentfactory.cli.main import app
+
+pytestmark = pytest.mark.services
 
 
 def test_command_and_flow_build_the_same_profile(tmp_path: Path, monkeypatch):

@@ -6,12 +6,16 @@ import shutil
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from flows.ingest_uspto import ingest_uspto
 from patentfactory.sim.generator import WorldSpec, generate_world
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
 from patentfactory.store.warehouse import Warehouse
+
+pytestmark = pytest.mark.services
 
 
 def test_weekly_files_ingest_incrementally(tmp_path: Path):

@@ -15,6 +15,8 @@ from flows.observe import log_counts, parse_counts
 from patentfactory.sim.generator import WorldSpec, generate_world
 from patentfactory.sim.upstream import Replica
 
+pytestmark = pytest.mark.services
+
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
 

@@ -11,6 +11,8 @@ import pytest
 from . import make_bad_inputs as bad
 from .pfrun import pf_cmd, pf_env
 
+pytestmark = pytest.mark.services
+
 COMMANDS = {
     **{f"parse {s}": ["parse", s, "{file}", "--out", "{tmp}/out.parquet"] for s in ("uspto", "lens", "ops", "ptab",
                                                                                      "sparql")},

@@ -13,6 +13,8 @@ from sources.epo_ops.client import OpsClient
 from sources.epo_ops.parse import parse_ops
 from sources.http import RetryPolicy
 
+pytestmark = pytest.mark.services
+
 OPS = "epo-ops"
 
 

@@ -6,6 +6,7 @@ import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from patentfactory.stages.build_patentcr import PatentCRStats, fetch_item, ops_client_for
@@ -17,6 +18,8 @@ from patentfactory.stages.ingest_ops import OpsIngestStats, Recheck, ingest_ops,
 from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
 from patentfactory.store.warehouse import Warehouse
+
+pytestmark = pytest.mark.services
 
 
 def test_numbers_file_and_rerun(tmp_path: Path, monkeypatch):

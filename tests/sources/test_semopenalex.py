@@ -20,6 +20,8 @@ from patentfactory.sim.generator.renderers import render
 from patentfactory.sim.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient, SparqlError, normalise_licence, parse_sparql_results
 
+pytestmark = pytest.mark.services
+
 FIXTURES = Path(__file__).parent / "fixtures" / "sparql"
 SAMPLE_WORK = "W2015191210"
 
