@@ -141,6 +141,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="session")
+def shared_world(tmp_path_factory):
+    """`shared_world(scale, seed, spec)`: a generated world built once per test process for each (scale, seed,
+    spec) and shared by the modules that ask for the same one. Read-only: a test that changes its world copies it
+    first (shutil.copytree costs far less than generating)."""
+    made: dict[str, Path] = {}
+
+    def world(scale: int, seed: int, spec=None) -> Path:
+        key = repr((scale, seed, spec))
+        if key not in made:
+            from patentfactory.sim.generator import generate_world
+
+            out = tmp_path_factory.mktemp("shared-world") / "world"
+            generate_world(out, scale, seed, spec)
+            made[key] = out
+        return made[key]
+    return world
+
+
 @pytest.fixture()
 def s3_env(monkeypatch):
     """A local S3 (moto in server mode, real HTTP on loopback) with bucket `bench`; env points at it."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flows.ingest_uspto import ingest_uspto
-from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.sim.generator import WorldSpec
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
@@ -18,9 +18,9 @@ from patentfactory.store.warehouse import Warehouse
 pytestmark = pytest.mark.services
 
 
-def test_weekly_files_ingest_incrementally(tmp_path: Path):
+def test_weekly_files_ingest_incrementally(tmp_path: Path, shared_world):
     world, data = tmp_path / "world", tmp_path / "data"
-    generate_world(world, 150, 3, WorldSpec(150, 3, renderers=("uspto",)))
+    shutil.copytree(shared_world(150, 3, WorldSpec(150, 3, renderers=("uspto",))), world)  # changed below
     grants = sorted((world / "uspto" / "PTGRXML").glob("*.zip"))
     held_back = grants[-1]
     shutil.move(held_back, tmp_path / held_back.name)  # "next week's" file, published later
@@ -44,11 +44,11 @@ def test_weekly_files_ingest_incrementally(tmp_path: Path):
     assert all(r["parsed_at"] for r in Ledger(Storage(data / "warehouse")).items("uspto_bulk"))
 
 
-def test_the_deployment_without_parameters_reads_the_settings(tmp_path: Path, monkeypatch):
+def test_the_deployment_without_parameters_reads_the_settings(tmp_path: Path, monkeypatch, shared_world):
     """`ingest-uspto/sample` passes no parameter: its data dir and ODP come from PF_PATHS__DATA_DIR and
     PF_UPSTREAMS__ODP_BASE_URL (issue 43: it wrote to ./data from the live API, and stopped at 2030)."""
-    world, data, cwd = tmp_path / "world", tmp_path / "elsewhere" / "data", tmp_path / "cwd"
-    generate_world(world, 60, 5, WorldSpec(60, 5, renderers=("uspto",)))
+    world = shared_world(60, 5, WorldSpec(60, 5, renderers=("uspto",)))
+    data, cwd = tmp_path / "elsewhere" / "data", tmp_path / "cwd"
     cwd.mkdir()
     monkeypatch.chdir(cwd)
     monkeypatch.setenv("PF_PATHS__DATA_DIR", str(data))
