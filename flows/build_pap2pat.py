@@ -44,7 +44,8 @@ def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint:
     else Europe PMC and the PDF links. `endpoint` unset: PF_UPSTREAMS__SPARQL_ENDPOINT."""
     settings = Settings.load()
     data_dir, out = settings.roots(data_dir, out)
-    endpoint, fulltext_via = endpoint or settings.upstreams.sparql_endpoint, fulltext_via or settings.upstreams.fulltext_via
+    endpoint = endpoint or settings.upstreams.sparql_endpoint
+    fulltext_via = fulltext_via or settings.upstreams.fulltext_via
     if (missing := missing_inputs(data_dir, "build-pap2pat", ("publications",))) is not None:
         return missing
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),

@@ -253,8 +253,8 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _suffix_groups(items) -> None:
-    """`<nodeid>@<unit or lane>`, which xdist's loadgroup scheduler splits on. xdist 3.8 writes its group to `item._nodeid`,
-    which pytest 9 no longer reads (the node id lives in `item._id`), so without this every test is its own
+    """`<nodeid>@<unit or lane>`, which xdist's loadgroup scheduler splits on. xdist 3.8 writes its group to
+    `item._nodeid`, which pytest 9 no longer reads (the node id lives in `item._id`), so without this every test is its own
     unit and a module's shared world is built on every worker."""
     from _pytest.nodeid import coerce_node_id
 

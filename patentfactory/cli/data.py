@@ -106,7 +106,8 @@ for _source in ("uspto", "lens", "ops", "ptab", "sparql"):
 
 @ingest_app.command("lens")
 @friendly
-def ingest_lens_cmd(files: list[Path], data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None) -> None:
+def ingest_lens_cmd(files: list[Path],
+                    data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None) -> None:
     """Lens CSV/JSONL exports into the warehouse (skips files already ingested)."""
     from patentfactory.stages.ingest_files import ingest_lens
 

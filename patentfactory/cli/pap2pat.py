@@ -30,7 +30,7 @@ def ingest_semopenalex_cmd(data_dir: Annotated[Path | None, typer.Option("--data
                            app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",
                            fulltext_via: Annotated[str | None, typer.Option(
                                "--fulltext-via", help="mirror base URL serving the papers' JATS and PDFs (default "
-                                                      "PF_UPSTREAMS__FULLTEXT_VIA, else Europe PMC and the PDF links)")] = None,
+                                                      "PF_UPSTREAMS__FULLTEXT_VIA, else Europe PMC and PDF links)")] = None,
                            ) -> None:
     """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing),
     the matched works with their full text (PMC JATS, else the open-access PDF)."""
