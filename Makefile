@@ -31,16 +31,18 @@ run: install
 sample: install  # regenerate the embedded sample world (committed under data/sample)
 	rm -rf data/sample && $(BIN)/pf generate --profile sample --scale 300 --seed 1337 --out data/sample
 
-# The whole suite on every core (xdist, modules kept together; see tests/conftest.py), slowest 15 listed last.
+# The whole suite on every core (xdist, modules kept together, `long_run` tests first; see tests/conftest.py),
+# slowest 15 listed last.
 test: install
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
-# The inner loop: unit and conformance tests, no services and no whole runs (< 2 min).
+# The inner loop: unit and conformance tests, no services and no whole runs (< 2 min); by the modules' markers.
 test-fast: install
 	PF_TEST_PREFECT_SERVER=0 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m "not slow and not e2e and not services"
 
 bench: install
 	$(BIN)/python benchmarks/uspto_parse.py
+	$(BIN)/python benchmarks/generate_world.py
 	$(BIN)/python benchmarks/negatives.py
 	$(BIN)/python benchmarks/build_patenteb.py --scale 10000
 	$(BIN)/python benchmarks/scale.py

@@ -42,8 +42,12 @@ def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, j
 def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint: str | None = None,
                   seed: int = 1337, app_from: str = "2005-01-01", app_to: str = "2024-04-30", json_out: bool = False,
                   allow_drop: bool = False, allow_drift: bool = False, fulltext_via: str | None = None) -> dict:
-    """`fulltext_via`: base URL of the replica serving the papers' full texts (None: Europe PMC and PDF links)."""
-    data_dir, out = Settings.load().roots(data_dir, out)
+    """`fulltext_via`: base URL of a mirror serving the papers' full texts; unset: PF_UPSTREAMS__FULLTEXT_VIA,
+    else Europe PMC and the PDF links. `endpoint` unset: PF_UPSTREAMS__SPARQL_ENDPOINT."""
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
+    endpoint = endpoint or settings.upstreams.sparql_endpoint
+    fulltext_via = fulltext_via or settings.upstreams.fulltext_via
     if (missing := missing_inputs(data_dir, "build-pap2pat", ("publications",))) is not None:
         return missing
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),

@@ -70,12 +70,14 @@ def verify_task(out: str, dataset: str, version: str) -> dict:
 
 
 @flow(name="build-patenteb", task_runner=ConfiguredTaskRunner())
-def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: int = 1337, profile: str = "sample",
+def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: int = 1337, profile: str | None = None,
                    allow_drop: bool = False, allow_drift: bool = False, use_model: bool = True) -> dict | State:
     """`use_model=False` skips the sentence-transformers model: BM25 negatives only, no token counts
     (a quick build; the card and manifest say `model: null`). `data_dir`/`out` unset: the settings'
-    PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
-    data_dir, out = Settings.load().roots(data_dir, out)
+    PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT; `profile` unset: PF_PROFILE, else full (as `pf build patenteb`)."""
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
+    profile = settings.patenteb_profile(profile)
     if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
         return missing
     pub = build_task(data_dir, out, seed, profile, allow_drop, use_model, allow_drift)

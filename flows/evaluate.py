@@ -35,8 +35,9 @@ def evaluate(dataset: str, root: str | None = None, version: str | None = None,
              max_queries: int | None = None, data_dir: str | None = None) -> dict:
     """Evaluate one published version (default LATEST) of `dataset` under `root` (unset: the publish root of
     the settings, PF_PATHS__PUBLISHED_ROOT or <PF_PATHS__DATA_DIR>/published). `data_dir`: whose embedding cache
-    PatenTEB's encoder reads and fills (unset: PF_PATHS__EMBEDDING_CACHE, else none)."""
+    PatenTEB's encoder reads and fills (unset: PF_PATHS__DATA_DIR; PF_PATHS__EMBEDDING_CACHE, when set, wins), as
+    `pf eval` does."""
     from patentfactory.config import Settings
 
-    root = Settings.load().roots(None, root)[1]
+    data_dir, root = Settings.load().roots(data_dir, root)
     return evaluate_task(dataset, root, version, max_queries, data_dir)

@@ -98,6 +98,10 @@ def ingest_uspto_task(data_dir: str, base_url: str, start: date, end: date, api_
 
 
 @flow(name="ingest-uspto", task_runner=ConfiguredTaskRunner())
-def ingest_uspto(data_dir: str = "data", base_url: str = "https://api.uspto.gov",
-                 start: date = date(2005, 1, 1), end: date = date(2030, 1, 1)) -> dict:
-    return ingest_weekly_files(data_dir, base_url, start, end, stages.default_settings().odp_api_key())
+def ingest_uspto(data_dir: str | None = None, base_url: str | None = None,
+                 start: date = date(2005, 1, 1), end: date | None = None) -> dict:
+    """`data_dir` / `base_url` unset: PF_PATHS__DATA_DIR / PF_UPSTREAMS__ODP_BASE_URL, read when the run starts
+    (as `ingest-ptab`); `end` unset: the day of the run, so the deployment keeps finding the new weeks."""
+    settings = stages.default_settings()
+    return ingest_weekly_files(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
+                               start, end or date.today(), settings.odp_api_key())

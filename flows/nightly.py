@@ -130,12 +130,13 @@ def evaluate_night(name: str, out: str, pub: dict, data_dir: str) -> dict:
 
 @flow(name="nightly", task_runner=ConfiguredTaskRunner())
 def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None = None, seed: int = 1337,
-            faults: str = "", sources: str = "replica", plan_only: bool = False, profile: str = "",
+            faults: str = "", sources: str = "replica", plan_only: bool = False, profile: str | None = None,
             allow_drift: bool = False, allow_drop: bool = False) -> dict | State:
     """`faults`: a fault spec for the HTTP replica (`patentfactory.sim.upstream.faults`, e.g. `503=0.1,seed=7`),
     to rehearse a night of flaky services; what was injected comes back under `faults_injected`.
     `sources=live`: the services of the settings (flows/nightly_live.py), incrementally; `plan_only` (live)
-    lists what would be fetched and returns. `profile`: PatenTEB thresholds (default: by scale; live: full).
+    lists what would be fetched and returns. `profile`: PatenTEB thresholds (unset: PF_PROFILE, else by scale;
+    live: full; Settings.patenteb_profile).
     `data_dir`/`out` unset: PF_PATHS__DATA_DIR (default data) / PF_PATHS__PUBLISHED_ROOT (default <data>/published),
     read when the run starts, so a deployment takes them from its worker's environment.
     `allow_drift` / `allow_drop`: publish even where the quality gate sees a column degrade / rows drop (recorded
@@ -145,10 +146,11 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
     Completed when every dataset published, had nothing new or was skipped with its why;
     Completed(name="Blocked") / Completed(name="Deferred") when the quality gate refused one / a source was
     stopped; Failed when a dataset failed. The result dict rides on every one of them."""
-    data_dir, out = Settings.load().roots(data_dir, out)
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
     if sources not in ("replica", "live"):
         raise ValueError(f"sources must be replica or live, not {sources!r}")
-    if profile not in ("", "sample", "full"):
+    if profile not in (None, "", "sample", "full"):
         raise ValueError(f"profile must be sample or full, not {profile!r}")
     if plan_only:
         return {"plan": plan_task(data_dir)}
@@ -161,12 +163,12 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
         return _outcome(name, state, failed_, deferred_, blocked, skipped)
 
     if sources == "live":
-        truth, profile = None, profile or "full"
+        truth, profile = None, settings.patenteb_profile(profile)
         ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, allow_drift, allow_drop)
     else:
         world = prepare_world(scale, seed, data_dir)
         truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
-        profile = profile or ("sample" if scale == "sample" or int(scale) < 5000 else "full")
+        profile = settings.patenteb_profile(profile, scale)
         ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, allow_drift,
                                    allow_drop)
     patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]

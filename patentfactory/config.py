@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 OPS_404_RECHECK_DAYS = 30  # an EPO OPS document that answered 404 is asked again after this many days
+SAMPLE_PROFILE_BELOW = 5000  # a replica world of fewer inventions is built with PatenTEB's sample thresholds
 
 
 class Paths(BaseModel):
@@ -94,6 +95,9 @@ class Settings(BaseSettings):
     quality: DriftThresholds = DriftThresholds()
     # LLM routes of PILOT and Pap2Pat (sources/llm.py): PF_LLM__BASE_URL, PF_LLM__MODEL, PF_LLM__API_KEY, ...
     llm: LLMSettings = LLMSettings()
+    # PatenTEB thresholds (PF_PROFILE): sample (small worlds) | full (SPEC). Unset: full, except a replica night
+    # of a small world, which picks by its scale (Settings.patenteb_profile: the one rule every entry point uses).
+    profile: Literal["sample", "full"] | None = None
     # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
     since: date | None = None
     uspto_odp_api_key: SecretStr | None = None
@@ -131,6 +135,18 @@ class Settings(BaseSettings):
         """(data dir, publish root): the given ones, else PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
         data = data_dir or str(self.paths.data_dir)
         return data, out or self.paths.published_root or str(Path(data) / "published")
+
+    def patenteb_profile(self, given: str | None = None, scale: str | None = None) -> str:
+        """PatenTEB's profile: `given` (a parameter or option), else PF_PROFILE, else by the scale of a replica
+        world (`sample` or under 5,000 inventions: sample), else full. `pf build patenteb`, the build-patenteb
+        flow, `pf run` and the nightly all ask here, so one build gets one profile whatever starts it."""
+        if given:
+            return given
+        if self.profile:
+            return self.profile
+        if scale is not None and (scale == "sample" or int(scale) < SAMPLE_PROFILE_BELOW):
+            return "sample"
+        return "full"
 
     def lookback_days(self, source: str) -> int:
         """Days the live window of `source` (uspto_bulk | ptab_odp) re-reads before its last ingested end."""

@@ -59,6 +59,8 @@ _OURS = "PF_TEST_PREFECT_SERVER"
 
 
 def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):  # xdist hands out work in the order set below (long runs first)
+        config.option.loadscopereorder = False
     if not os.environ.get("PF_PATHS__EMBEDDING_CACHE"):  # the first pytest process; xdist workers inherit it
         # One embedding cache for the session's PatenTEB builds (content-addressed, so sharing is what a team with
         # several data dirs does): the sample's texts are encoded by the first build, not by every night again.
@@ -155,6 +157,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="session")
+def shared_world(tmp_path_factory):
+    """`shared_world(scale, seed, spec)`: a generated world built once per test process for each (scale, seed,
+    spec) and shared by the modules that ask for the same one. Read-only: a test that changes its world copies it
+    first (shutil.copytree costs far less than generating)."""
+    made: dict[str, Path] = {}
+
+    def world(scale: int, seed: int, spec=None) -> Path:
+        key = repr((scale, seed, spec))
+        if key not in made:
+            from patentfactory.sim.generator import generate_world
+
+            out = tmp_path_factory.mktemp("shared-world") / "world"
+            generate_world(out, scale, seed, spec)
+            made[key] = out
+        return made[key]
+    return world
+
+
 @pytest.fixture()
 def s3_env(monkeypatch):
     """A local S3 (moto in server mode, real HTTP on loopback) with bucket `bench`; env points at it."""
@@ -176,65 +197,71 @@ def s3_env(monkeypatch):
         server.stop()
 
 
-# How `make test` spreads the suite over xdist workers (`--dist loadgroup`): a module's tests stay on one worker
-# (its module-scoped worlds and runs are built once), except the modules below, whose tests are independent
-# whole nights that gain most from running side by side; tests sharing the session's whole-run baseline
-# (tests/resilience) form one group so that the baseline runs once. Slow tests are handed out first.
-SPLIT_MODULES = frozenset({"tests.flows.test_nightly_live", "tests.flows.test_nightly"})
-BASELINE_MODULES = frozenset({"tests.resilience.test_faults_run", "tests.resilience.test_kill_resume",
-                              "tests.resilience.test_secrets", "tests.resilience.test_orchestrator_start",
-                              "tests.resilience.test_published_loaders"})
+# How `make test` spreads the suite over xdist workers (`--dist loadgroup`), from markers each module sets itself
+# (no list of module or test names here):
+# - a module's tests stay on one worker (its module-scoped worlds and runs are built once), unless the module names
+#   its own `xdist_group` (tests/resilience shares one whole-run baseline as group `baseline`);
+# - `long_run` (whole nights and deployments, 0.5-5.5 min each; `long_run(minutes=N)`, measured, where a test is
+#   longer than a minute): each test is its own unit (or its xdist_group's), handed out first, spread over one
+#   lane per worker by those minutes. A lane is padded with one of the largest quick modules, so
+#   that xdist queues nothing else behind a long run (it tops up a worker holding two tests or fewer);
+# - then the other `slow` tests, then the rest, larger groups first (xdist's own reordering is switched off in
+#   pytest_configure, so this order is the order work is handed out).
 
 
-# `make test-fast` leaves out what starts a server, a subprocess run or a generated world: every flow and
-# resilience test, and these modules (marked `services` here, so that the list lives in one place).
-SERVICE_PACKAGES = ("tests.flows.", "tests.resilience.")
-SERVICE_MODULES = frozenset({
-    "tests.core.test_quality_drift", "tests.core.test_s3_publish", "tests.core.test_memory_budget",
-    "tests.core.test_progress", "tests.core.test_http_replica", "tests.core.test_real_samples_fetch", "tests.generator.test_profiles",
-    "tests.generator.test_world", "tests.evaluation.test_patenteb_eval", "tests.evaluation.test_baselines",
-    "tests.evaluation.test_evaluate_flow", "tests.sources.test_semopenalex", "tests.sources.test_epo_ops_client",
-    "tests.sources.test_epo_ops_responses", "tests.sources.test_ingest_ops", "tests.sources.test_ptab_odp",
-    "tests.transforms.test_families_vs_truth", "tests.transforms.test_ipbench", "tests.transforms.test_matching",
-    "tests.transforms.test_negatives"})
+def _unit(item) -> str:
+    """The xdist unit of a test: its explicit group, a long run's own id, else its module."""
+    named = item.get_closest_marker("xdist_group")
+    if named:
+        return str(named.args[0] if named.args else named.kwargs.get("name", "default"))
+    if item.get_closest_marker("long_run"):
+        return item.nodeid
+    return item.module.__name__ if item.module else item.nodeid
 
 
-# xdist's loadgroup hands out the groups with the most tests first, so a whole run alone in its group (one test)
-# would start last and the suite would end on it. The longest whole runs (measured, about 3-5.5 min each) therefore
-# share five lanes (one per worker, `make test`'s default) with large fast modules and the other single whole nights
-# (about 0.5-1.5 min each): each worker starts with a lane, runs its whole runs first (slow tests come first) and
-# the lane's fast modules after them, while the other groups are balanced as usual. A lane entry is a group
-# (module, or `baseline`) or one test of a SPLIT_MODULES module.
-LANES = (("tests.flows.test_production_deployment_e2e", "tests.resilience.test_bad_inputs"),
-         ("baseline", "tests.transforms.test_patent_ids"),
-         ("tests.flows.test_operations_rehearsal", "tests.transforms.test_ptab_labels", "tests.transforms.test_segments",
-          "tests.flows.test_nightly_live::test_missing_credentials_stop_only_those_sources"),
-         ("tests.flows.test_nightly_live::test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new",
-          "tests.sources.test_uspto_conformance", "tests.transforms.test_patenteb_tasks",
-          "tests.flows.test_nightly::test_nightly_end_to_end_then_incremental_rerun"),
-         ("tests.flows.test_nightly_live::test_ops_black_defers_patentcr_and_the_next_live_night_resumes",
-          "tests.sources.test_uspto_formats", "tests.evaluation.test_metrics",
-          "tests.flows.test_nightly::test_nightly_defers_patentcr_when_ops_says_stop_and_publishes_the_rest"))
-LANE_OF = {group: f"lane{k}" for k, lane in enumerate(LANES) for group in lane}
+def _lanes(items, workers: int) -> dict[str, str]:
+    """unit -> lane name: the long-run units over `workers` lanes by the minutes their modules declare
+    (`long_run(minutes=N)` per test, default 1), each lane padded with a quick module."""
+    units: dict[str, list] = {}
+    for item in items:
+        units.setdefault(_unit(item), []).append(item)
+    long_units = [u for u, its in units.items() if any(it.get_closest_marker("long_run") for it in its)]
+    quick = sorted((u for u, its in units.items() if u not in long_units
+                    and not any(it.get_closest_marker("slow") for it in its)), key=lambda u: -len(units[u]))
+    lanes = min(workers, len(long_units))
+    load, lane_of = [0] * lanes, {}
+    minutes = {u: sum(it.get_closest_marker("long_run").kwargs.get("minutes", 1) for it in units[u]
+                      if it.get_closest_marker("long_run")) for u in long_units}
+    for unit in sorted(long_units, key=lambda u: -minutes[u]):  # longest first, each to the least loaded lane
+        k = load.index(min(load))
+        lane_of[unit], load[k] = f"lane{k}", load[k] + minutes[unit]
+    lane_of.update({u: f"lane{k}" for k, u in enumerate(quick[:lanes])})
+    return lane_of
+
+
+def _order(items, lane_of: dict[str, str]) -> None:
+    """Lanes first (their long runs before their padding), then slow units, then the rest by unit size."""
+    size: dict[str, int] = {}
+    for item in items:
+        size[_unit(item)] = size.get(_unit(item), 0) + 1
+
+    def key(item):
+        unit = _unit(item)
+        lane = lane_of.get(unit)
+        if lane is not None:
+            return (0, lane, 0 if item.get_closest_marker("long_run") else 1, "")
+        return (1 if item.get_closest_marker("slow") else 2, "", -size[unit], unit)
+    items.sort(key=key)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
-    """Markers before every other implementation runs (xdist's turns `xdist_group` into the node id's @group)."""
+    """Units and order before every other implementation runs (deselection by -m comes after)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    lane_of = _lanes(items, workers) if workers > 1 else {}
     for item in items:
-        module = item.module.__name__ if item.module else ""
-        if module.startswith(SERVICE_PACKAGES) or module in SERVICE_MODULES:
-            item.add_marker(pytest.mark.services)
-        if item.get_closest_marker("xdist_group"):
-            continue
-        if module in SPLIT_MODULES:
-            lane = LANE_OF.get(f"{module}::{getattr(item, 'originalname', item.name)}")
-            if lane:
-                item.add_marker(pytest.mark.xdist_group(lane))
-            continue
-        group = "baseline" if module in BASELINE_MODULES else module
-        item.add_marker(pytest.mark.xdist_group(LANE_OF.get(group, group)))
-    items.sort(key=lambda it: 0 if it.get_closest_marker("slow") else 1)
+        item._pf_group = lane_of.get(_unit(item), _unit(item))
+    _order(items, lane_of)
     result = yield
     if getattr(config.option, "loadgroup", False):  # an xdist worker under --dist loadgroup
         _suffix_groups(items)
@@ -242,13 +269,11 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _suffix_groups(items) -> None:
-    """`<nodeid>@<group>`, which xdist's loadgroup scheduler splits on. xdist 3.8 writes it to `item._nodeid`,
-    which pytest 9 no longer reads (the node id lives in `item._id`), so without this every test is its own
+    """`<nodeid>@<unit or lane>`, which xdist's loadgroup scheduler splits on. xdist 3.8 writes its group to
+    `item._nodeid`, which pytest 9 no longer reads (the node id lives in `item._id`), so without this every test is its own
     unit and a module's shared world is built on every worker."""
     from _pytest.nodeid import coerce_node_id
 
     for item in items:
-        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                        for m in item.iter_markers("xdist_group")})
-        if names and "@" not in item.nodeid:
-            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(names)}")
+        if "@" not in item.nodeid:
+            item._id = coerce_node_id(f"{item.nodeid}@{item._pf_group}")

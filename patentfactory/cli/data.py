@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from patentfactory.cli.main import date_range, friendly, ingest_app, out, parse_app
+from patentfactory.cli.main import DATA_DIR_HELP, date_range, friendly, ingest_app, out, parse_app
 from patentfactory.errors import PFError
 
 if TYPE_CHECKING:  # pyarrow, the parsers and polars load only in the commands that use them (start-up)
@@ -112,7 +112,8 @@ for _source in ("uspto", "lens", "ops", "ptab", "sparql"):
 
 @ingest_app.command("lens")
 @friendly
-def ingest_lens_cmd(files: list[Path], data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data")) -> None:
+def ingest_lens_cmd(files: list[Path],
+                    data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None) -> None:
     """Lens CSV/JSONL exports into the warehouse (skips files already ingested)."""
     from patentfactory.stages.ingest_files import ingest_lens
 
@@ -130,7 +131,7 @@ def ingest_lens_cmd(files: list[Path], data_dir: Annotated[Path, typer.Option("-
 @friendly
 def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-DD")],
                      end: Annotated[str, typer.Option("--to", help="YYYY-MM-DD")],
-                     data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                     data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
                      base_url: Annotated[str | None, typer.Option(help="ODP base URL (replica or live)")] = None) -> None:
     """Weekly grant/application zips from the ODP bulk API into the warehouse."""
     from patentfactory.config import Settings
@@ -151,7 +152,7 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
 @friendly
 def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", help="file: one number per line")] = None,
                    query: Annotated[str | None, typer.Option("--query", help="OPS CQL, e.g. 'pn=EP and pd=2024'")] = None,
-                   data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                   data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
                    base_url: Annotated[str | None, typer.Option(help="OPS base URL (replica or live)")] = None) -> None:
     """EPO OPS biblio + claims into the warehouse (credentials from EPO_OPS_KEY / EPO_OPS_SECRET)."""
     if (numbers is None) == (query is None):

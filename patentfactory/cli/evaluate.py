@@ -6,22 +6,21 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from patentfactory.cli.main import app, friendly, out
+from patentfactory.cli.main import OUT_HELP, app, friendly, out
 
 
 @app.command("eval")
 @friendly
 def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | patentcr | pap2pat")],
-             out_root: Annotated[str, typer.Option("--root", help="publish root (path or s3://bucket/prefix); default "
-                                                  "PF_PATHS__PUBLISHED_ROOT, else <PF_PATHS__DATA_DIR>/published")] = "data/published",
+             out_root: Annotated[str | None, typer.Option("--root", help=OUT_HELP)] = None,
              version: Annotated[str | None, typer.Option(help="version to score (default: LATEST)")] = None,
              model: Annotated[str | None, typer.Option(
                  "--model", help="local SentenceTransformer folder (default: packaged all-MiniLM-L6-v2)")] = None,
              max_queries: Annotated[int | None, typer.Option(
                  "--max-queries", help="cap distinct queries per retrieval task (seeded sample)")] = None,
              data_dir: Annotated[str | None, typer.Option(
-                 "--data-dir", help="read and fill this data dir's embedding cache (default: PF_PATHS__EMBEDDING_CACHE "
-                                    "when set, else encode every text)")] = None) -> None:
+                 "--data-dir", help="read and fill this data dir's embedding cache (default PF_PATHS__DATA_DIR, "
+                                    "else data; PF_PATHS__EMBEDDING_CACHE, when set, wins)")] = None) -> None:
     """Score DATASET's published version under ROOT and write eval/<dataset>/<version>/report.md."""
     import os
 

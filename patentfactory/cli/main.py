@@ -38,6 +38,8 @@ app.add_typer(upstream_app, name="upstream")
 app.add_typer(ingest_app, name="ingest")
 app.add_typer(parse_app, name="parse")
 app.add_typer(build_app, name="build")
+DATA_DIR_HELP = "raw cache + warehouse; default PF_PATHS__DATA_DIR, else data"
+OUT_HELP = "publish root (path or s3://bucket/prefix); default PF_PATHS__PUBLISHED_ROOT, else <data dir>/published"
 SAMPLE_SCALE = 300  # inventions in the embedded sample world (data/sample)
 console = Console(stderr=True)
 out = Console()
@@ -73,27 +75,21 @@ def friendly(fn):
     return wrapper
 
 
+ROOT_OPTIONS = ("data_dir", "out_root")  # every command's --data-dir / --out (--root): default None, the settings'
+
+
 def settings_roots(kwargs: dict) -> None:
-    """`--data-dir` / `--out` not given on the command line: the settings' roots, in every command.
+    """`--data-dir` / `--out` not given on the command line (None): the settings' roots, in every command.
 
     PF_PATHS__DATA_DIR (default data) and PF_PATHS__PUBLISHED_ROOT (default <data dir>/published), as the
     flows read them (Settings.roots); a value typed on the command line always wins."""
-    try:  # Typer >= 0.2x carries its own click
-        from typer._click.core import ParameterSource
-        from typer._click.globals import get_current_context
-    except ImportError:  # pragma: no cover - older Typer on the real click
-        from click import get_current_context
-        from click.core import ParameterSource
-
-    ctx = get_current_context(silent=True)
-    unset = {n for n in ("data_dir", "out_root") if n in kwargs and ctx is not None
-             and ctx.get_parameter_source(n) in (ParameterSource.DEFAULT, None)}
+    unset = {n for n in ROOT_OPTIONS if n in kwargs and kwargs[n] is None}
     if not unset:
         return
     from patentfactory.config import Settings
 
-    data_root, published = Settings.load().roots(None if "data_dir" in unset else str(kwargs.get("data_dir") or "") or None,
-                                            None if "out_root" in unset else kwargs.get("out_root"))
+    given = kwargs.get("data_dir")
+    data_root, published = Settings.load().roots(None if given is None else str(given), kwargs.get("out_root"))
     if "data_dir" in unset:
         kwargs["data_dir"] = Path(data_root)
     if "out_root" in unset:

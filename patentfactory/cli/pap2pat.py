@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import build_app, friendly, ingest_app, out
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, friendly, ingest_app, out
 from patentfactory.errors import PFError
 
 
@@ -24,27 +24,28 @@ def _params(app_from: str, app_to: str, seed: int):
 
 @ingest_app.command("semopenalex")
 @friendly
-def ingest_semopenalex_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+def ingest_semopenalex_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
                            endpoint: Annotated[str | None, typer.Option(help="SPARQL endpoint (default: settings)")] = None,
                            app_from: Annotated[str, typer.Option("--from", help="first filing day")] = "2005-01-01",
                            app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",
                            fulltext_via: Annotated[str | None, typer.Option(
-                               "--fulltext-via", help="replica base URL serving the papers' JATS and PDFs "
-                                                      "(default: Europe PMC and the open-access PDF links)")] = None,
+                               "--fulltext-via", help="mirror base URL serving the papers' JATS and PDFs (default "
+                                                      "PF_UPSTREAMS__FULLTEXT_VIA, else Europe PMC and PDF links)")] = None,
                            ) -> None:
     """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing),
     the matched works with their full text (PMC JATS, else the open-access PDF)."""
     from patentfactory.stages.build_pap2pat import ingest_semopenalex
     from patentfactory.config import Settings
 
-    url = endpoint or Settings.load().upstreams.sparql_endpoint
-    out.print(ingest_semopenalex(data_dir, url, _params(app_from, app_to, 1337), fulltext_via=fulltext_via))
+    upstreams = Settings.load().upstreams
+    out.print(ingest_semopenalex(data_dir, endpoint or upstreams.sparql_endpoint, _params(app_from, app_to, 1337),
+                                 fulltext_via=fulltext_via or upstreams.fulltext_via))
 
 
 @build_app.command("pap2pat")
 @friendly
-def build_pap2pat_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
-                      out_root: Annotated[str, typer.Option("--out")] = "data/published",
+def build_pap2pat_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
+                      out_root: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None,
                       seed: Annotated[int, typer.Option()] = 1337,
                       app_from: Annotated[str, typer.Option("--from", help="first filing day")] = "2005-01-01",
                       app_to: Annotated[str, typer.Option("--to", help="last filing day")] = "2024-04-30",

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import build_app, friendly, out
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, friendly, out
 from patentfactory.errors import PFError
 
 
@@ -23,8 +23,8 @@ def _months(text: str) -> tuple[int, ...]:
 
 @build_app.command("patentcr")
 @friendly
-def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
-                       out_root: Annotated[str, typer.Option("--out")] = "data/published",
+def build_patentcr_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
+                       out_root: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None,
                        ops_url: Annotated[str | None, typer.Option(help="OPS base URL (replica: URL + /3.2)")] = None,
                        start: Annotated[str, typer.Option(help="first B1 publication day")] = "2024-01-01",
                        end: Annotated[str, typer.Option(help="last B1 publication day")] = "2024-06-30",
@@ -56,8 +56,8 @@ def build_patentcr_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = P
 
 @build_app.command("ipbench")
 @friendly
-def build_ipbench_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
-                      out_root: Annotated[str, typer.Option("--out")] = "data/published",
+def build_ipbench_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
+                      out_root: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None,
                       seed: Annotated[int, typer.Option()] = 1337,
                       max_items: Annotated[int, typer.Option(help="items per task at most")] = 1000,
                       allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,

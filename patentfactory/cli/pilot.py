@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import app, build_app, date_range, friendly, ingest_app, out
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, date_range, friendly, ingest_app, out
 
 pilot_app = typer.Typer(no_args_is_help=True, help="PILOT-Bench tools.")
 app.add_typer(pilot_app, name="pilot")
@@ -17,7 +17,7 @@ app.add_typer(pilot_app, name="pilot")
 @friendly
 def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first decision date YYYY-MM-DD")] = "2006-01-01",
                     end: Annotated[str, typer.Option("--to", help="last decision date YYYY-MM-DD")] = "2100-01-01",
-                    data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
+                    data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
                     base_url: Annotated[str | None, typer.Option("--base-url", help="ODP base URL (replica or live); "
                                                                  "default PF_UPSTREAMS__ODP_BASE_URL")] = None) -> None:
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
@@ -36,8 +36,8 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
 
 @build_app.command("pilot")
 @friendly
-def build_pilot_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
-                    out_root: Annotated[str, typer.Option("--out")] = "data/published",
+def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
+                    out_root: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None,
                     seed: Annotated[int, typer.Option()] = 1337,
                     truth: Annotated[Path | None, typer.Option(help="generator truth/ptab_opinions.parquet")] = None,
                     allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import app, build_app, friendly, one_line, out, parse_scale
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, friendly, one_line, out, parse_scale
 from patentfactory.errors import PFError
 
 
@@ -21,16 +21,14 @@ STATUS_STYLE = {"published": "green", "nothing new": "green", "skipped": "yellow
 @app.command()
 @friendly
 def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) or a number of inventions")] = "sample",
-        out_root: Annotated[str, typer.Option("--out", help="publish root (path or s3://bucket/prefix); "
-                                                           "default PF_PATHS__PUBLISHED_ROOT, else <data dir>/published")] = "data/published",
-        data_dir: Annotated[Path, typer.Option("--data-dir", help="raw cache + warehouse; default PF_PATHS__DATA_DIR, "
-                                                                 "else data")] = Path("data"),
+        out_root: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None,
+        data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
         seed: Annotated[int, typer.Option()] = 1337,
         faults: Annotated[str, typer.Option(help="inject upstream faults into the replica, e.g. "
                                                   "'503=0.1,429@/3.2*2,truncate@/api/v1/datasets=0.05,seed=7' "
                                                   "(see `pf upstream serve --help`)")] = "",
-        profile: Annotated[str, typer.Option(help="PatenTEB thresholds: sample (small worlds) | full (SPEC); "
-                                                  "default: by scale, full with --live")] = "",
+        profile: Annotated[str | None, typer.Option(help="PatenTEB thresholds: sample (small worlds) | full (SPEC); "
+                                                         "default PF_PROFILE, else by scale, full with --live")] = None,
         allow_drop: Annotated[bool, typer.Option(help="publish despite a row drop past the quality gate")] = False,
         allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
         live: Annotated[bool, typer.Option(help="the live services of PF_UPSTREAMS__* and the credentials in the "
@@ -46,7 +44,7 @@ def run(scale: Annotated[str, typer.Option(help="'sample' (the embedded world) o
         raise PFError("--plan lists a live night", "use pf run --live --plan")
     if live and faults:
         raise PFError("--faults rehearses the replica", "drop --faults with --live")
-    if profile not in ("", "sample", "full"):
+    if profile not in (None, "sample", "full"):
         raise PFError(f"--profile must be sample or full, got {profile!r}", "e.g. --profile sample")
     parse_scale(scale)
     if faults:
@@ -106,13 +104,17 @@ def print_night(result: dict, faults: str = "") -> None:
 
 @build_app.command("patenteb")
 @friendly
-def build_patenteb_cmd(data_dir: Annotated[Path, typer.Option("--data-dir")] = Path("data"),
-                       out_root: Annotated[str, typer.Option("--out")] = "data/published",
+def build_patenteb_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
+                       out_root: Annotated[str | None, typer.Option("--out", help=OUT_HELP)] = None,
                        seed: Annotated[int, typer.Option()] = 1337,
-                       profile: Annotated[str, typer.Option(help="sample (small thresholds) | full (SPEC)")] = "full",
+                       profile: Annotated[str | None, typer.Option(
+                           help="sample (small thresholds) | full (SPEC); default PF_PROFILE, else full")] = None,
                        allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
                        allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build PatenTEB (15 tasks) from the warehouse and publish a verified version."""
+    from patentfactory.config import Settings
+
+    profile = Settings.load().patenteb_profile(profile)
     if profile not in ("sample", "full"):
         raise PFError(f"unknown profile {profile!r}", "use sample or full")
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write

@@ -13,6 +13,8 @@ from patentfactory.sim.upstream.faults import Faults, FaultSpecError
 from sources.http import HttpClient, HttpError, RetryPolicy, retry_after_seconds
 from sources.odp_bulk import fetch_bulk_file, list_product_files, odp_client, parse_product_listing
 
+pytestmark = pytest.mark.services
+
 
 @pytest.fixture()
 def world(tmp_path: Path) -> Path:

@@ -7,6 +7,8 @@ from typer.testing import CliRunner
 from patentfactory.config import Settings
 from patentfactory.stages.memory import GB, MemoryBudgetExceeded, memory_budget, rss_bytes
 
+pytestmark = pytest.mark.services
+
 
 def test_growing_stage_is_stopped_with_the_setting_named():
     budget = (rss_bytes() + 200 * (1 << 20)) / GB

@@ -6,13 +6,16 @@ import io
 from datetime import date
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from patentfactory import progress
-from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.sim.generator import WorldSpec
 from patentfactory.sim.upstream import Replica
 from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto
 from sources.ptab_pdf import parse_decision_pdf
+
+pytestmark = pytest.mark.services
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
@@ -22,9 +25,8 @@ def _terminal() -> tuple[Console, io.StringIO]:
     return Console(file=buf, force_terminal=True, width=100), buf
 
 
-def test_weekly_files_and_downloads_count_on_bars(tmp_path: Path):
-    world = tmp_path / "world"
-    generate_world(world, 60, 5, WorldSpec(60, 5, renderers=("uspto",)))
+def test_weekly_files_and_downloads_count_on_bars(tmp_path: Path, shared_world):
+    world = shared_world(60, 5, WorldSpec(60, 5, renderers=("uspto",)))
     zips = sorted(world.rglob("*.zip"))
     console, buf = _terminal()
     with Replica(world) as rep, progress.bars(console) as drawn:

@@ -27,6 +27,8 @@ from patentfactory.store.drift import compare_column, compare_coverage, profile_
 from patentfactory.store.publish import latest_version
 from patentfactory.store.storage import Storage
 
+pytestmark = pytest.mark.services
+
 TH = DriftThresholds()
 DAY = date(2026, 11, 25)
 

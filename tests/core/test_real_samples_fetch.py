@@ -17,6 +17,7 @@ from tests.conftest import REAL_SAMPLES, free_port
 from tests.real_samples_fetch import Entry, fetch, provide, read_lock, url_of
 
 REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.services  # a local server and pytest subprocesses
 
 
 @pytest.fixture()

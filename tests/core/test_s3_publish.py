@@ -4,11 +4,14 @@ from __future__ import annotations
 import json
 from datetime import date
 
+import pytest
 import polars as pl
 
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.publish import Release, latest_version, publish
 from patentfactory.store.storage import Storage, s3_storage_options
+
+pytestmark = pytest.mark.services
 
 
 def test_publish_inspect_and_read_back_on_s3(s3_env):

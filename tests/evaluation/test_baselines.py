@@ -18,6 +18,8 @@ from patentfactory.evaluation.results import EvalResult, SkipTask
 from patentfactory.store.publish import Release, publish
 from patentfactory.store.storage import Storage, s3_storage_options
 
+pytestmark = pytest.mark.services
+
 ISSUE_WORDS = {"101": "abstract idea judicial exception", "102": "anticipated by a single reference",
                "103": "obvious combination of references"}
 

@@ -24,6 +24,8 @@ from transforms.tasks.patenteb import task_specs
 
 from .synthetic import publish_patenteb
 
+pytestmark = pytest.mark.services
+
 runner = CliRunner()
 
 

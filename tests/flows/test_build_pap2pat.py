@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 from datetime import date
@@ -23,6 +24,8 @@ from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
 from sources.semopenalex import SemOpenAlexClient
 from transforms.outlines import LEVELS, copied_run, copy_index, iter_sections
+
+pytestmark = pytest.mark.services
 
 SPEC = WorldSpec(scale=1, seed=1, start="2005-01-01", end="2024-12-31", render_from="2005-01-01",
                  renderers=("uspto", "semopenalex", "papers"))
@@ -66,11 +69,14 @@ def _truth(world: Path) -> tuple[set, set]:
     return every, set(zip(open_["pub_id"], open_["work_id"]))
 
 
-def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, papers_replica, tmp_path):
+def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, papers_replica, tmp_path, monkeypatch):
+    """The SPARQL endpoint and the full-text mirror as a deployment gets them: from the settings (issue 43: the
+    flow ignored PF_UPSTREAMS__FULLTEXT_VIA and every paper stayed abstract-only)."""
     world_dir, data = world
     out = tmp_path / "published"
-    result = build_pap2pat(data_dir=str(data), out=str(out), endpoint=endpoint, json_out=True,
-                           fulltext_via=papers_replica)
+    monkeypatch.setenv("PF_UPSTREAMS__SPARQL_ENDPOINT", endpoint)
+    monkeypatch.setenv("PF_UPSTREAMS__FULLTEXT_VIA", papers_replica)
+    result = build_pap2pat(data_dir=str(data), out=str(out), json_out=True)
     rep = inspect_version(Storage(out), "pap2pat", result["version"])
     assert rep.ok, rep.problems
     assert result["ingest"]["rejects"] == 0 and result["ingest"]["papers"] > 0
@@ -142,6 +148,19 @@ def test_rerun_uses_the_cache_and_publishes_the_same_version(world, endpoint, pa
     a = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
     b = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
     assert a.version == b.version and b.created is False
+
+
+def test_cli_ingest_reads_the_fulltext_mirror_from_the_settings(world, endpoint, papers_replica, tmp_path,
+                                                               monkeypatch):
+    """`pf ingest semopenalex` without --fulltext-via: PF_UPSTREAMS__FULLTEXT_VIA, as the flows (issue 43)."""
+    data = tmp_path / "data"
+    shutil.copytree(world[1], data)
+    shutil.rmtree(data / "raw" / "semopenalex" / "fulltext", ignore_errors=True)  # no text from an earlier test
+    monkeypatch.setenv("PF_UPSTREAMS__FULLTEXT_VIA", papers_replica)
+    res = CliRunner().invoke(app, ["ingest", "semopenalex", "--data-dir", str(data), "--endpoint", endpoint])
+    assert res.exit_code == 0, res.output
+    jats, pdf = (int(re.search(rf"'{form}': (\d+)", res.output).group(1)) for form in ("jats", "pdf"))
+    assert jats > 0 and pdf > 0, res.output
 
 
 def test_unreachable_endpoint_becomes_rejects(world, tmp_path):

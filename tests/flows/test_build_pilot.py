@@ -27,7 +27,7 @@ from patentfactory.sim.upstream import Replica
 from patentfactory.store.warehouse import Warehouse
 from transforms.opinions import board_voice, sentences
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services]
 SPEC = WorldSpec(200, 5, renderers=("uspto",), render_from="2010-01-01")
 
 

@@ -21,7 +21,7 @@ from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
 from patentfactory.store.warehouse import Warehouse
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services]
 TABLES = ("publications", "claims", "descriptions", "citations", "rejects")
 
 

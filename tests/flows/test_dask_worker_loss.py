@@ -27,7 +27,7 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services]
 TABLES = ("publications", "claims", "descriptions", "citations", "rejects")
 
 

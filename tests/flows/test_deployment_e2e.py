@@ -19,7 +19,7 @@ from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage
 from tests.conftest import free_port, stop_group
 
-pytestmark = [pytest.mark.slow, pytest.mark.e2e]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.services]
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 

@@ -12,6 +12,8 @@ from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from patentfactory.errors import NothingToPublish, PFError, QualityGateBlocked, SourceStopped
 from tests.flows.test_nightly_live import live_env, served_world  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.services
+
 ERRORS = {"Skipped": NothingToPublish("toy: no task has rows in this build", "grow the inputs"),
           "Blocked": QualityGateBlocked("quality gate: toy a/test.parquet: 10 -> 2 rows", "pass --allow-drop"),
           "Deferred": SourceStopped("OPS answered black (stop)", "the next night resumes"),
@@ -57,6 +59,8 @@ def test_expected_outcomes_are_named_states_with_one_line_and_no_traceback(caplo
 
 
 @pytest.mark.slow
+@pytest.mark.slow
+@pytest.mark.long_run(minutes=2)
 def test_a_live_night_on_a_small_world_skips_patenteb_as_a_state(live_env, tmp_path: Path, caplog):  # noqa: F811
     """Live nights build PatenTEB with the full profile: on the sample world that is too little data, an expected
     skip. It is reported in one line and logs no traceback (it used to print three)."""

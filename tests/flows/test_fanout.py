@@ -25,7 +25,7 @@ from patentfactory.sim.upstream import Replica
 
 from .test_build_pilot import make_world
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services]
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:

@@ -10,6 +10,8 @@ import time
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from flows.ingest_uspto import ingest_uspto
 from patentfactory.sim.generator import WorldSpec, generate_world
 from patentfactory.sim.upstream import Replica
@@ -17,6 +19,8 @@ from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from tests.resilience.pfrun import pf_env
+
+pytestmark = pytest.mark.services
 
 KILL_AFTER = 3  # weekly files recorded as parsed
 

@@ -22,7 +22,7 @@ from patentfactory.store.storage import Storage
 from tests.conftest import free_port
 from transforms import opinions
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services]
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 TRUTH = str(SAMPLE / "truth" / "ptab_opinions.parquet")
 

@@ -1,10 +1,13 @@
 """The nightly's outcome rule: a dataset the quality gate refuses is reported as blocked, not failed."""
 from __future__ import annotations
 
+import pytest
 from prefect import flow, task
 
 from flows.nightly import _outcome
 from patentfactory.errors import QualityGateBlocked
+
+pytestmark = pytest.mark.services
 
 
 @task(retries=0)

@@ -14,7 +14,7 @@ from patentfactory.store.inspect import inspect_version
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run(minutes=2)]
 
 
 @pytest.fixture()

@@ -11,6 +11,8 @@ from flows.build_patenteb import build_patenteb
 from flows.nightly_live import EXIT_CODES, night_status, summary_lines, verdict
 from patentfactory.errors import PFError
 
+pytestmark = pytest.mark.services
+
 PUB = {"version": "2026.11.25-1a2b3c4d", "created": True}
 SAME = {"version": "2026.11.24-0f0e0d0c", "created": False}
 

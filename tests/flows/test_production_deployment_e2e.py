@@ -20,7 +20,7 @@ from patentfactory.store.storage import Storage
 from tests.flows.test_deployment_e2e import _prefect, prefect_server  # noqa: F401 - the fixture is reused
 from tests.flows.test_nightly_live import served_world  # noqa: F401 - the fixture is reused
 
-pytestmark = [pytest.mark.slow, pytest.mark.e2e]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.services, pytest.mark.long_run(minutes=5)]
 DATASETS = ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat")
 
 

@@ -16,7 +16,7 @@ from flows.nightly import nightly
 from transforms.tasks.ipbench import task_registry as ipbench_tasks
 from transforms.tasks.patenteb import task_specs
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services]
 
 PAP2PAT = {("pairs", s) for s in ("train", "val", "test", "nc-test")}
 PATENTCR = {("claim_revision", s) for s in ("train", "test")}

@@ -12,8 +12,10 @@ import pytest
 from flows.ingest_lens import ingest_lens
 from flows.ingest_uspto import ingest_uspto
 from flows.observe import log_counts, parse_counts
-from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.sim.generator import WorldSpec
 from patentfactory.sim.upstream import Replica
+
+pytestmark = pytest.mark.services
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 
@@ -45,9 +47,9 @@ def run_logs():
     logger.setLevel(old_level)
 
 
-def test_uspto_ingest_logs_counts_per_file_and_total(tmp_path: Path, run_logs):
+def test_uspto_ingest_logs_counts_per_file_and_total(tmp_path: Path, run_logs, shared_world):
     world, data = tmp_path / "world", tmp_path / "data"
-    generate_world(world, 150, 3, WorldSpec(150, 3, renderers=("uspto",)))
+    shutil.copytree(shared_world(150, 3, WorldSpec(150, 3, renderers=("uspto",))), world)  # changed below
     bad = sorted((world / "uspto" / "PTGRXML").glob("*.zip"))[0]
     bad.write_bytes(bad.read_bytes()[:200])  # truncated upstream zip: one reject, one failed file
     with Replica(world) as rep:

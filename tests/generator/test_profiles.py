@@ -4,11 +4,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from patentfactory.cli.main import app
 from patentfactory.sim.generator import generate_world
 from patentfactory.sim.generator.profiles import REAL_RATIOS, profile_spec, ratios
+
+pytestmark = pytest.mark.services
 
 
 def test_real_profile_keeps_the_real_ratios(tmp_path: Path):

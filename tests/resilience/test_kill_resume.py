@@ -9,7 +9,7 @@ import pytest
 
 from .pfrun import latest_problems, pf_cmd, pf_env, published, run_args, run_pf
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run, pytest.mark.xdist_group("baseline")]
 KILLS = 2
 
 

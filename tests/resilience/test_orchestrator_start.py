@@ -15,6 +15,8 @@ from patentfactory.cli.orchestrator import DEFAULT_STARTUP_S, STARTUP_SETTING
 
 from .pfrun import pf_cmd, pf_env, run_args, saturated
 
+pytestmark = [pytest.mark.services, pytest.mark.long_run, pytest.mark.xdist_group("baseline")]
+
 
 def _run_pf(home, env, *extra):
     return subprocess.run(pf_cmd(*run_args(home), *extra), env=env, cwd=home, capture_output=True, text=True,

@@ -9,7 +9,7 @@ import subprocess
 import pyarrow.parquet as pq
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.xdist_group("baseline")]  # the session's whole-run baseline
 
 
 def _versions(baseline):

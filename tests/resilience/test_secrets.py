@@ -14,7 +14,7 @@ from patentfactory.sim.upstream import Replica, server
 
 from .pfrun import FAKE, pf_cmd, pf_env, run_pf
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run, pytest.mark.xdist_group("baseline")]
 
 
 def secret_forms() -> list[bytes]:

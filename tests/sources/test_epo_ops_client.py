@@ -12,6 +12,8 @@ from patentfactory.sim.upstream.routes_ops import revoke_tokens
 from sources.epo_ops.client import OpsClient, OpsStopped, Throttle
 from sources.http import RetryPolicy
 
+pytestmark = pytest.mark.services
+
 DOC = "EP.2400812.A1"
 
 

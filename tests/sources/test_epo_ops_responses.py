@@ -7,11 +7,13 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.sim.generator import WorldSpec
 from patentfactory.sim.upstream import Replica
 from sources.epo_ops.client import OpsClient
 from sources.epo_ops.parse import parse_ops
 from sources.http import RetryPolicy
+
+pytestmark = pytest.mark.services
 
 OPS = "epo-ops"
 
@@ -77,10 +79,8 @@ def test_fault_and_unknown_bodies_are_one_reject_each():
 
 
 @pytest.fixture(scope="module")
-def ops_world(tmp_path_factory) -> Path:
-    world = tmp_path_factory.mktemp("ops_world")
-    generate_world(world, 120, 5, WorldSpec(120, 5, renderers=("ops",)))
-    return world
+def ops_world(shared_world) -> Path:
+    return shared_world(120, 5, WorldSpec(120, 5, renderers=("ops",)))
 
 
 def test_every_request_the_client_makes_parses_from_the_replica(ops_world: Path):

@@ -6,22 +6,24 @@ import shutil
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from patentfactory.stages.build_patentcr import PatentCRStats, fetch_item, ops_client_for
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.ledger import Ledger
 from patentfactory.cli.main import app
-from patentfactory.sim.generator import WorldSpec, generate_world
+from patentfactory.sim.generator import WorldSpec
 from patentfactory.stages.ingest_ops import OpsIngestStats, Recheck, ingest_ops, read_numbers
 from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica
 from patentfactory.store.warehouse import Warehouse
 
+pytestmark = pytest.mark.services
 
-def test_numbers_file_and_rerun(tmp_path: Path, monkeypatch):
-    world, data = tmp_path / "world", tmp_path / "data"
-    generate_world(world, 120, 5, WorldSpec(120, 5, renderers=("ops",)))
+
+def test_numbers_file_and_rerun(tmp_path: Path, monkeypatch, shared_world):
+    world, data = shared_world(120, 5, WorldSpec(120, 5, renderers=("ops",))), tmp_path / "data"
     docs = sorted(p.name for p in (world / "ops" / "published-data" / "publication" / "docdb").iterdir())[:3]
     lines = [d.replace(".", "") for d in docs] + ["EP9999999A1", "not a number"]
     (tmp_path / "numbers.txt").write_text("\n".join(lines) + "\n")

@@ -11,6 +11,8 @@ import pytest
 from patentfactory.sim.upstream import Replica
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
 
+pytestmark = pytest.mark.services
+
 
 def test_raw_recorded_search_response(real_samples: Path):
     res = parse_search_page((real_samples / "ptab-odp" / "search_appeal_decisions.raw.json").read_bytes(), "raw")

@@ -13,6 +13,8 @@ from patentfactory.sim.generator import WorldSpec, generate_world
 from sources.lens import parse_lens_jsonl
 from transforms.families import build_families
 
+pytestmark = pytest.mark.services
+
 
 def _pairs(df: pl.DataFrame, fam: str) -> set[tuple[str, str]]:
     joined = df.join(df, on=fam, suffix="_b").filter(pl.col("pub_id") < pl.col("pub_id_b"))

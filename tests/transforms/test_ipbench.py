@@ -28,6 +28,8 @@ from schemas.ipbench_items import IPBENCH_CLASSIFICATION_ITEMS, IPBENCH_ITEMS
 from transforms.tasks.ipbench import (CLASSIFICATION_FIELDS, EXPERT_TASKS, ITEM_FIELDS,
                                       IPBenchSpec, dependents_of, refuse_cross_task_leaks, task_registry)
 
+pytestmark = pytest.mark.services
+
 MAX_ITEMS = 400
 
 

@@ -16,6 +16,8 @@ from sources.semopenalex import AUTHOR_NS, WORKS_QUERY, parse_sparql_results
 from transforms.matching import (MatchParams, add_margins, explode_aliases, explode_inventors, match_authors,
                                  match_pairs, normalise_name, porter_stem)
 
+pytestmark = pytest.mark.services
+
 EPOCH = date(1970, 1, 1)
 
 

@@ -16,6 +16,8 @@ from transforms.tasks.patenteb_context import prepare_context
 
 from .test_patenteb_tasks import SMALL, make_world
 
+pytestmark = pytest.mark.services
+
 
 @pytest.fixture(scope="module")
 def model():
