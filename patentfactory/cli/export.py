@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import app, friendly, out
+from patentfactory.cli.main import OUT_HELP, app, friendly, out
 
 export_app = typer.Typer(no_args_is_help=True, help="Write a published version in another toolkit's layout.")
 app.add_typer(export_app, name="export")
@@ -14,7 +14,7 @@ app.add_typer(export_app, name="export")
 @export_app.command("beir")
 @friendly
 def beir_cmd(dest: Annotated[str, typer.Option("--out", help="folder (or s3://â€¦) to write <task>/<split>/ into")],
-             root: Annotated[str, typer.Option("--root", help="publish root (path or s3://bucket/prefix)")] = "data/published",
+             out_root: Annotated[str | None, typer.Option("--root", help=OUT_HELP)] = None,
              dataset: Annotated[str, typer.Option(help="published dataset")] = "patenteb",
              version: Annotated[str | None, typer.Option(help="version (default: LATEST)")] = None,
              task: Annotated[list[str] | None, typer.Option("--task", help="retrieval task (repeat; default all)")] = None,
@@ -24,7 +24,7 @@ def beir_cmd(dest: Annotated[str, typer.Option("--out", help="folder (or s3://â€
     from patentfactory.evaluation.published import open_version
     from patentfactory.store.storage import Storage
 
-    pv = open_version(Storage(root), dataset, version)
+    pv = open_version(Storage(out_root), dataset, version)
     done = export_beir(pv, Storage(dest), task)
     for t in done:
         sizes = ", ".join(f"{s}: {d} docs / {q} queries / {r} qrels" for s, (d, q, r) in sorted(t.splits.items()))

@@ -57,7 +57,8 @@ def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", 
 
 @pilot_app.command("routes")
 @friendly
-def routes_cmd(data_dir: Annotated[Path, typer.Option("--data-dir", help="where the LLM route caches answers")] = Path("data"),
+def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
+                   "--data-dir", help=DATA_DIR_HELP + " (the LLM route caches answers there)")] = None,
                reference: Annotated[Path | None, typer.Option(help="reference fixtures folder (ptab_real/ and "
                                                              "ptab_decisions/); default: the repository's")] = None,
                llm: Annotated[bool | None, typer.Option("--llm/--no-llm", help="score the LLM route too (default: "
