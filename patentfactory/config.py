@@ -81,6 +81,14 @@ class LLMSettings(BaseModel):
     attempts: int = Field(6, ge=1, description="tries per request on 429/5xx/timeouts (Retry-After honoured)")
 
 
+class GrobidSettings(BaseModel):
+    """`PF_GROBID__*`: a GROBID server (e.g. the lfoppiano/grobid image on :8070) that the papers' PDFs go to for
+    TEI full text, as the Pap2Pat paper did. Unset URL: the PDFs are parsed with pdfplumber (sources/paper_pdf)."""
+
+    url: str | None = None  # e.g. http://grobid:8070 (the client posts to <url>/api/processFulltextDocument)
+    timeout_s: float = Field(300.0, gt=0, description="read timeout of one PDF")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
                                       env_ignore_empty=True)  # compose passes unset variables as ""
@@ -92,6 +100,8 @@ class Settings(BaseSettings):
     quality: DriftThresholds = DriftThresholds()
     # LLM routes of PILOT and Pap2Pat (sources/llm.py): PF_LLM__BASE_URL, PF_LLM__MODEL, PF_LLM__API_KEY, ...
     llm: LLMSettings = LLMSettings()
+    # GROBID route of the papers' PDFs (sources/grobid.py): PF_GROBID__URL
+    grobid: GrobidSettings = GrobidSettings()
     # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
     since: date | None = None
     uspto_odp_api_key: SecretStr | None = None

@@ -17,6 +17,7 @@ MATH = "[MATH]"
 CHEMISTRY = "[CHEMISTRY]"
 _SEP = "PFFORMULASEP"
 _INLINE = re.compile(r"^\\\((.*)\\\)$|^\\\[(.*)\\\]$|^\$\$?(.*?)\$?\$$", re.S)
+_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_TAG = re.compile(r"<(/?)(?:[A-Za-z_][\w.-]*:)?math\b", re.I)
 
 
@@ -68,6 +69,11 @@ def mathml_to_latex_many(formulas: Sequence[str]) -> list[str | None]:
             return [_strip_delimiters(out) or None]
         return [mathml_to_latex_many([f])[0] for f in formulas]
     return [_strip_delimiters(p) or None for p in parts]
+
+
+def escape_dollars(text: str) -> str:
+    """A literal `$` in running text as `\\$`, so it cannot open or close a `$…$` formula."""
+    return _DOLLAR.sub(r"\\$", text)
 
 
 def mathml_to_latex(mathml: str) -> str | None:
