@@ -9,7 +9,9 @@ an `<alternatives>` holding a `<tex-math>` gives that LaTeX (its `\\documentclas
 wrapper removed), else the MathML goes through pandoc (`sources.formulas`, one process per article);
 a formula with neither, or one pandoc cannot read, becomes the `MATH` placeholder, `<chemistry>` without
 MathML the `CHEMISTRY` placeholder: never silent deletion. Inline formulas are written `$…$`, display
-formulas `$$…$$`.
+formulas `$$…$$`, so a literal `$` in the text is written `\\$`; a one-row MathML table around a display
+formula is unwrapped (`sources.formulas.unwrap_table`). A section left without text (a "Supporting
+Information" holding only files) is dropped.
 """
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ from collections import Counter
 
 from lxml import etree
 
-from .formulas import CHEMISTRY, MATH, mathml_to_latex_many
+from transforms.pap2pat_documents import prune
+
+from .formulas import CHEMISTRY, MATH, escape_dollars, mathml_to_latex_many
 
 SKIP = frozenset({"fig", "table-wrap", "graphic", "inline-graphic", "supplementary-material", "media",
                   "fn-group", "object-id", "label"})
@@ -80,14 +84,14 @@ def _formulas(root: etree._Element) -> dict[etree._Element, str]:
 
 def _text(el: etree._Element, formulas: dict[etree._Element, str]) -> str:
     """Text of a paragraph-like element: formulas as LaTeX, skipped elements' text left out, tails kept."""
-    parts: list[str] = [el.text or ""]
+    parts: list[str] = [escape_dollars(el.text or "")]
     for child in el:
         name = _local(child)
         if child in formulas:
             parts.append(f"$${formulas[child]}$$" if name == "disp-formula" else f"${formulas[child]}$")
         elif name not in SKIP and isinstance(child.tag, str):
             parts.append(_text(child, formulas))
-        parts.append(child.tail or "")
+        parts.append(escape_dollars(child.tail or ""))
     return _SPACE.sub(" ", "".join(parts)).strip()
 
 
@@ -114,7 +118,7 @@ def parse_jats(data: bytes) -> list[dict]:
         raise JatsError("article without <body> (abstract-only record)")
     formulas = _formulas(body)
     lead = _section(body, formulas)
-    sections = lead["subsections"]
+    sections = prune(lead["subsections"])
     if lead["paragraphs"]:
         sections = [{"title": "Main text", "paragraphs": lead["paragraphs"], "subsections": []}, *sections]
     if not sections:

@@ -30,13 +30,12 @@ JATS_TOP = {  # top-level sections as the README of real-samples/jats lists them
     "pone.0000217.nxml": ["Introduction", "Model and Results", "Discussion", "Methods"],
     "pntd.0002065.nxml": ["Introduction", "Materials and Methods", "Results", "Discussion"],
     "1471-2180-11-174.nxml": ["Background", "Results", "Discussion", "Conclusions", "Appendix A", "Appendix B",
-                              "Methods", "Competing interests", "Authors' contributions", "Supplementary Material"],
+                              "Methods", "Competing interests", "Authors' contributions"],  # + files only: dropped
     "1472-6831-8-11.nxml": ["Background", "Methods", "Results", "Discussion", "Conclusion", "Authors' contributions",
                             "Pre-publication history"],
     "PMC7417471.nxml": ["Introduction", "Graphene-based Nanomaterials (GNMs)", "Electrospun nanofibers containing GNMs",
                         "Properties of electrospun GNMs nanocomposites",
-                        "Electrochemical biosensors based electrospun GNMs nanocomposites", "Future outlook",
-                        "Supplementary information"],
+                        "Electrochemical biosensors based electrospun GNMs nanocomposites", "Future outlook"],
 }
 
 
@@ -62,6 +61,20 @@ def test_real_jats_formulas_tex_alternative_and_placeholders(real_samples: Path)
     assert formula_counts(images) == {"placeholder": 24}  # display formulas that are only images
     assert sum(p.count(f"$${MATH}$$") for p in _paragraphs(parse_jats(images))) == 24
     assert tex_of("\\documentclass[12pt]{minimal}\\begin{document}$$a_{1}$$\\end{document}") == "a_{1}"
+
+
+def test_real_jats_empty_sections_dropped_and_literal_dollar_escaped(real_samples: Path):
+    """A "Supplementary Material" section holding only `<supplementary-material>` files is no section (BMC's;
+    Springer's "Supplementary information" in PMC7417471, see JATS_TOP). A `$` in the text
+    is escaped, as inline formulas are written `$…$` (the formula itself is not)."""
+    data = (real_samples / "jats" / "1471-2180-11-174.nxml").read_bytes()
+    assert b"<title>Supplementary Material</title>" in data
+    assert all(s["paragraphs"] or s["subsections"] for _, s in iter_sections(parse_jats(data)))
+    data = (real_samples / "jats" / "PMC7417471.nxml").read_bytes()
+    first = data.index(b"Recently, the demands for highly sensitive")
+    got = _paragraphs(parse_jats(data[:first] + b"It cost US$ 5 million. " + data[first:]))
+    assert got[0].startswith("It cost US\\$ 5 million. ")
+    assert sum(len(re.findall(r"(?<!\\)\$", p)) for p in got) == 6  # the three inline formulas' delimiters
 
 
 def test_jats_errors_are_typed():
