@@ -35,9 +35,12 @@ from dataclasses import dataclass
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
 _LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
-_CAPTION = re.compile(r"^(fig(ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?\s*(\.|:|\||$)", re.I)
+# "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
+_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?(\s*[.:|]|\s*$|\s+[A-Z(\d])")
+_SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
+_ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
 _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
-_FRONT = re.compile(r"^abstract$", re.I)
+_FRONT = re.compile(r"^(abstract|contents|table of contents)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _CID = re.compile(r"\(cid:\d+\)")
@@ -191,7 +194,7 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         numbers = sum(bool(_NUMBERISH.match(w)) for w in words)
         if ln.cells >= 3 or (numbers >= 3 and numbers >= 0.6 * len(words)):
             out.add(k)
-        if _CAPTION.match(ln.text) and not (ln.size >= body - 0.2 and re.match(r"^\S+\s*\S+\s+[a-z]", ln.text)):
+        if _CAPTION.match(ln.text):
             out.add(k)
             j = k + 1
             while j < len(lines) and _same_column(lines[j - 1], lines[j]) and lines[j].size == ln.size \
@@ -215,8 +218,8 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         at_foot = not any(_same_column(block[-1], ln) and ln.size >= body - 0.9 for ln in lines[j:j + 40]
                           if ln.top > block[-1].top) and block[0].top > 0.55 * block[0].page_h
         short = statistics.median(ln.x1 - ln.x0 for ln in block) < 0.5 * width
-        if at_foot or short:
-            out.update(range(k, j))
+        if at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
+            out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14))
         k = j
     return out
 
@@ -250,7 +253,8 @@ def _follows(prev: str | None, number: str) -> bool:
 def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str) -> bool:
     text = ln.text.strip()
     words = text.split()
-    if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text):
+    if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text) \
+            or not re.search(r"[A-Za-z]{3}", text) or _SYMBOL_FONT.search(ln.font):
         return False
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
@@ -265,8 +269,13 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str) -> boo
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
-    other_face = ln.font != body_font and "ital" not in ln.font.lower() and not ln.font.endswith((".I", "-It"))
-    return standalone and short and (caps or other_face)
+    return standalone and short and (caps or (ln.font != body_font and not _ITALIC.search(ln.font)))
+
+
+def _style(ln: Line) -> tuple[float, bool, bool]:
+    """What ranks unnumbered headings: size, then bold, then ALL CAPS over mixed case."""
+    letters = [ch for ch in ln.text if ch.isalpha()]
+    return ln.size, ln.bold, sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
 
 
 def _join(parts: list[str], vocab: set[str]) -> str:
@@ -316,6 +325,11 @@ def parse_pdf(data: bytes) -> list[dict]:
             if _BACK.match(heads[k][1]):
                 after_refs = True
         prev = ln
+    # the title, authors, a journal's banner: headings on the first page above its first body line
+    first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
+                       and ln.size == body and ln.font == body_font), len(lines))
+    heads = {k: v for k, v in heads.items() if k > first_body or lines[k].page > 0 or v[0] is not None
+             or _FRONT.match(v[1]) or _FIRST.match(v[1])}
     if not heads:
         raise PdfError("no headed body text found")
     # the title: the largest heading style, on the first page only
@@ -325,11 +339,11 @@ def parse_pdf(data: bytes) -> list[dict]:
     order = sorted(heads)
     start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
                   or _FIRST.match(heads[k][1])), order[0])
-    styles = sorted({(lines[k].size, lines[k].bold) for k in order if k >= start}, reverse=True)
-    numbered_level: dict[tuple[float, bool], int] = {}
+    styles = sorted({_style(lines[k]) for k in order if k >= start}, reverse=True)
+    numbered_level: dict[tuple[float, bool, bool], int] = {}
     for k in order:
         if heads[k][0] is not None:
-            numbered_level.setdefault((lines[k].size, lines[k].bold), heads[k][0])
+            numbered_level.setdefault(_style(lines[k]), heads[k][0])
     rank = {s: numbered_level.get(s, n + 1) for n, s in enumerate(styles)}
 
     gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:]) if _same_column(a, b) and 0 <= b.top - a.bottom < 20
@@ -361,7 +375,7 @@ def parse_pdf(data: bytes) -> list[dict]:
                 skipping, cur, in_refs = True, None, in_refs or bool(_BACK.match(title))
                 continue
             skipping = in_refs = False
-            level = level or rank.get((ln.size, ln.bold), 1)
+            level = level or rank.get(_style(ln), 1)
             cur = {"title": title, "paragraphs": [], "subsections": []}
             while stack and stack[-1][0] >= level:
                 stack.pop()
