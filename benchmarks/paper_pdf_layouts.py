@@ -91,6 +91,7 @@ _REFS_LINE = re.compile(r"^\s*(references|bibliography|literature cited)\s*$", r
 
 def norm(title: str) -> str:
     t = "".join(ch for ch in unicodedata.normalize("NFKD", title.strip()) if not unicodedata.combining(ch))
+    t = re.sub(r"\{\\?\W\s*(\w)\s*\}", r"\1", t)  # TeX accents left in an outline: Lema{\^i }tre
     t = _NUM.sub("", t.replace("ˆ", "").replace("ı", "i"))
     return " ".join(re.sub(r"[^\w\s]", " ", t.lower()).split())
 

@@ -131,10 +131,10 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
     # author block or abstract may sit above them)
     first = next((k for k in range(len(rows)) if sum(both[k:]) >= 5
                   and sum(one_sided[k:]) >= 0.85 * (len(rows) - k)), None)
+    full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
     if first is None:
-        col = (min(w["x0"] for w in words), max(w["x1"] for w in words))
-        return [_line(r, page, col, height) for r in rows]
-    out = [_line(r, page, (min(w["x0"] for w in r), max(w["x1"] for w in r)), height) for r in rows[:first]]
+        return [_line(r, page, full, height) for r in rows]
+    out = [_line(r, page, full, height) for r in rows[:first]]
     body = [w for r, o in zip(rows[first:], one_sided[first:]) if o for w in r]
     for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
         if side:
@@ -250,7 +250,14 @@ def _follows(prev: str | None, number: str) -> bool:
     return parts[:-1] == old[:len(parts) - 1] and parts[-1] == old[len(parts) - 1] + 1
 
 
-def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str) -> bool:
+def _before(number: str, last: str | None) -> bool:
+    """`number` goes back in the numbering (2.1 after 3.2), as a list item or table cell does."""
+    if last is None or not (number[0].isdigit() and last[0].isdigit()):
+        return False
+    return [int(p) for p in number.split(".")] <= [int(p) for p in last.split(".")]
+
+
+def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False) -> bool:
     text = ln.text.strip()
     words = text.split()
     if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text) \
@@ -263,9 +270,9 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str) -> boo
         return True
     if ln.size < body - 1.3:
         return False
-    standalone = prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
+    standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
         or prev.text.rstrip().endswith((".", ":", "?", "!"))
-    short = ln.x1 - ln.x0 < 0.75 * max(1.0, ln.col_x1 - ln.col_x0)
+    short = ln.x1 - ln.x0 < 0.85 * max(1.0, ln.col_x1 - ln.col_x0)
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
@@ -305,26 +312,30 @@ def parse_pdf(data: bytes) -> list[dict]:
     last_number: str | None = None
     after_refs = False
     prev: Line | None = None
+    prev_k = -1
     for k, ln in enumerate(lines):
         if k in skip or (toc_pages[ln.page] >= 3 and _TOC.match(ln.text)):
             continue
         text = ln.text.strip()
         num = _number(text, after_refs)
-        styled = _is_heading(ln, prev, body, body_font)
+        styled = _is_heading(ln, prev, body, body_font, prev_k in heads) \
+            or (_BACK.match(text) is not None and k > len(lines) // 3)  # "References" however it is set
+        plain = False
         if num and not styled and _follows(last_number, num[0]) and len(text.split()) <= 12 \
                 and not text.endswith(".") and ln.size >= body - 1.3 and ln.x1 - ln.x0 < 0.8 * (ln.col_x1 - ln.col_x0):
-            styled = True  # a numbered heading set in the body face (continues the numbering)
+            styled = plain = True  # a numbered heading set in the body face (continues the numbering)
         if styled:
-            if num and _follows(last_number, num[0]) or num and num[0][0].isalpha():
+            if num and (plain or num[0][0].isalpha() or _follows(last_number, num[0])
+                        or not _before(num[0], last_number)):
                 heads[k] = (_depth(num[0]), num[1])
                 last_number = num[0]
             elif num:
-                continue  # "3 Results" out of sequence: a list item or a table line
+                continue  # "1 Results" after "3.2": a list item or a table line
             else:
                 heads[k] = (None, text)
             if _BACK.match(heads[k][1]):
                 after_refs = True
-        prev = ln
+        prev, prev_k = ln, k
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))
