@@ -6,8 +6,8 @@ they are read from the mirrors (`--mirror`, bare git dirs `<owner>+<name>/repo` 
 from a folder holding the files under their base names (`--folder`); none is committed here. Expected
 headings come from what sits beside each PDF: GROBID TEI (s2orc-doc2json's tests), CERMINE's NLM output
 (its tests), or, where there is neither, the PDF's own outline
-(bookmarks the authors' LaTeX/InDesign wrote): its Abstract (and sub-entries), References and what follows
-them (appendices aside), Figure/Table entries, and a sole top entry holding the title are dropped.
+(bookmarks the authors' LaTeX/InDesign wrote): its Abstract (and sub-entries), Figure/Table entries, and a
+sole top entry holding the title are dropped.
 Where the kept extraction is known wrong (`HEADINGS`), the headings read off the PDF replace it (2 files).
 Where an outline lists only top-level headings (`outline-top`), only top-level headings are compared.
 Titles are compared without their numbers, case and punctuation; front and back matter names (abstract,
@@ -17,7 +17,8 @@ Outside-body share: the share of body words that lie in a 6-word run also found 
 body: the reference list (TEI `listBibl`, NLM `ref-list`; for an outline file the PDF's text after its
 last "References" line), footnotes (TEI `note`, NLM `fn`) and table text (TEI `figure[@type=table]`, NLM
 `table-wrap`), runs also present in the expected body text excepted. An outline file gives only the
-references, so notes and tables there are not counted (the share is a lower bound).
+references (up to the first heading of the outline found after them: an appendix), so notes and tables there are not
+counted (the share is a lower bound).
 
 Routes: `pdfplumber` (sources.paper_pdf) on every file; `grobid` (sources.grobid on the recorded TEI, what
 GROBID 0.6.1 gave) where a TEI is kept. `TUNED` names the files the pdfplumber rules were adjusted on; the
@@ -157,10 +158,12 @@ def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], st
         in_abstract = level if n == "abstract" else None
         if re.match(r"^(references|bibliography)$", n):
             after_refs = True
-        if re.match(r"^(fig|figure|table)\b", n) or (after_refs and not n.startswith("appendix")) \
-                or (top_only and level > top):
+        if re.match(r"^(fig|figure|table)\b", n) or (top_only and level > top):
             continue
         heads.append(title)
+    for title in heads:  # a heading found after the references (an appendix) ends the outside text
+        at = re.search(r"\n\s*(?:[A-Z]\.?\s*|\d+(?:\.\d+)*\.?\s*)?" + re.escape(_NUM.sub("", title.strip())[:25]), outside)
+        outside = outside[:at.start()] if at else outside
     return heads, "", outside
 
 
