@@ -21,8 +21,9 @@ else the rank of its style (size, then bold) among the heading styles. Text befo
 (title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
 join into paragraphs at a larger vertical gap or an indented line after a full stop; a word hyphenated
-across lines is rejoined, and the hyphen kept when the parts are words of the paper and the joined form is
-not ("state-of-the-art").
+across lines is rejoined, and the hyphen kept when the joined form is not a word of the paper but the compound
+is, or the first part is a word of it and the second no suffix: "state-of-the-art", "fine-grained", not
+"interac-tions", "appear-ing".
 """
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ _DIGITS = re.compile(r"\d+")
 _BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
                    re.I)
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
+_SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
+                     r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 
 
@@ -285,6 +288,20 @@ def _style(ln: Line) -> tuple[float, bool, bool]:
     return ln.size, ln.bold, sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
 
 
+def _vocabulary(lines: list[Line]) -> set[str]:
+    """The paper's words and hyphenated compounds (lower case), leaving out the halves of words hyphenated across
+    lines."""
+    out: set[str] = set()
+    broken = False
+    for ln in lines:
+        words = re.findall(r"\w+(?:-\w+)*", ln.text)
+        ends = ln.text.endswith("-")
+        for w in words[1 if broken else 0:len(words) - 1 if ends else len(words)]:
+            out.update([w.lower(), *w.lower().split("-")])  # "self-care" and its parts
+        broken = ends
+    return out
+
+
 def _join(parts: list[str], vocab: set[str]) -> str:
     out = ""
     for p in parts:
@@ -293,7 +310,9 @@ def _join(parts: list[str], vocab: set[str]) -> str:
             tail = re.match(r"[\w]+", p)
             joined = (head[0] if head else "") + (tail.group(0) if tail else "")
             keep = bool(head and tail) and joined.lower() not in vocab and (
-                "-" in p.split()[0] or (head[0].lower() in vocab and tail.group(0).lower() in vocab))
+                "-" in p.split()[0] or f"{head[0]}-{tail.group(0)}".lower() in vocab
+                or (len(head[0]) >= 3 and head[0].lower() in vocab and len(tail.group(0)) >= 3
+                    and not _SUFFIX.match(tail.group(0))))
             out = out + p if keep else out[:-1] + p
         else:
             out = f"{out} {p}" if out else p
@@ -306,7 +325,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     body, body_font = _body_style(lines)
     skip = _not_body(lines, body)
     toc_pages = Counter(ln.page for ln in lines if _TOC.match(ln.text))
-    vocab = {w.lower() for ln in lines for w in re.findall(r"\w+", ln.text.rstrip("-"))}
+    vocab = _vocabulary(lines)
 
     heads: dict[int, tuple[int | None, str]] = {}  # line index -> (level from the number or None, title)
     last_number: str | None = None
