@@ -18,6 +18,7 @@ from lxml import etree
 from transforms.pap2pat_documents import prune
 
 from .formulas import MATH, escape_dollars, mathml_to_latex_many
+from .jats import local_name, xml_root
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 FULLTEXT_PATH = "api/processFulltextDocument"
@@ -29,15 +30,11 @@ class TeiError(ValueError):
     """The bytes are not GROBID TEI with a headed body."""
 
 
-def _local(el: etree._Element) -> str:
-    return etree.QName(el).localname if isinstance(el.tag, str) else ""
-
-
 def _text(el: etree._Element) -> str:
     """An element's text (a literal `$` escaped: formulas are `$$…$$`), notes and figures left out, tails kept."""
     parts = [escape_dollars(el.text or "")]
     for child in el:
-        if _local(child) not in _SKIP and isinstance(child.tag, str):
+        if local_name(child) not in _SKIP and isinstance(child.tag, str):
             parts.append(_text(child))
         parts.append(escape_dollars(child.tail or ""))
     return _SPACE.sub(" ", "".join(parts)).strip()
@@ -53,7 +50,7 @@ def _formulas(root: etree._Element) -> dict[etree._Element, str]:
     out: dict[etree._Element, str] = {}
     pending = []
     for f in root.iter(f"{TEI}formula"):
-        math = next((m for m in f.iter() if _local(m) == "math"), None)
+        math = next((m for m in f.iter() if local_name(m) == "math"), None)
         if math is not None:
             pending.append((f, etree.tostring(math, encoding="unicode", with_tail=False)))
         else:
@@ -79,20 +76,14 @@ def _divs(root: etree._Element) -> list[etree._Element]:
 
 def parse_tei(data: bytes) -> list[dict]:
     """GROBID TEI bytes -> body sections (see the module doc); TeiError when there is no body text."""
-    parser = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities=False, huge_tree=True)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        raise TeiError(f"not well-formed XML: {exc}") from exc
-    if _local(root) != "TEI":
-        raise TeiError(f"root element is <{_local(root)}>, not <TEI>")
+    root = xml_root(data, "TEI", TeiError)
     formulas = _formulas(root)
     roots: list[dict] = []
     stack: list[tuple[int, dict]] = []
     cur: dict | None = None
     for div in _divs(root):
         for child in div:
-            name = _local(child)
+            name = local_name(child)
             if name == "head":
                 level = _level(child)
                 cur = {"title": _text(child), "paragraphs": [], "subsections": []}
