@@ -51,6 +51,7 @@ _BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|s
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
+_OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 
 
@@ -269,6 +270,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
+    if text.endswith("-") or words[-1].lower() in _OPEN_END or re.search(r"[a-z]{2}\. [A-Z]", text):
+        return False  # running text: a line that breaks off, or holds a sentence's end
     if ln.size > body + 0.4:
         return True
     if ln.size < body - 1.3:
