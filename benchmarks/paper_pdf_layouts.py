@@ -1,4 +1,4 @@
-"""Paper PDFs of 10 real layouts (11 files) through the full-text routes: heading precision/recall and outside-body share.
+"""Paper PDFs of 10 real layouts (11 files) through the full-text routes: heading P/R and outside-body share.
 
 The PDFs are the ones public extractor projects keep in their test folders beside an expected extraction;
 (CERMINE's test1.pdf is left out: it holds 4 of an article's 11 pages, its outline names headings of all 11),
@@ -11,7 +11,8 @@ sole top entry holding the title are dropped.
 Where the kept extraction is known wrong (`HEADINGS`), the headings read off the PDF replace it (2 files).
 Where an outline lists only top-level headings (`outline-top`), only top-level headings are compared.
 Titles are compared without their numbers, case and punctuation; front and back matter names (abstract,
-references, acknowledgements, competing interests, author contributions, funding) are out of both sides. P = matched / headings found, R = matched / headings expected (multisets).
+references, acknowledgements, competing interests, author contributions, funding) are out of both sides.
+P = matched / headings found, R = matched / headings expected (multisets).
 
 Outside-body share: the share of body words that lie in a 6-word run also found in the text that is not
 body: the reference list (TEI `listBibl`, NLM `ref-list`; for an outline file the PDF's text after its
@@ -22,8 +23,9 @@ counted (the share is a lower bound).
 
 Routes: `pdfplumber` (sources.paper_pdf) on every file; `grobid` (sources.grobid on the recorded TEI, what
 GROBID 0.6.1 gave) where a TEI is kept. `TUNED` names the files the pdfplumber rules were adjusted on; the
-overall figures are given for all files and for the held-out ones. Last line: held-out heading F1 of the
-pdfplumber route. Goal (issue 41): P and R >= 0.90 and outside share <= 2 % on held-out layouts.
+overall figures are given for all files and for the held-out ones (one file: see TUNED). Last line: heading
+F1 of the pdfplumber route over all files. Goal (issue 41): P and R >= 0.90 and outside share <= 2 % on
+held-out layouts.
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
 """
@@ -65,7 +67,8 @@ HEADINGS = {
 }
 # (layout, repo, pdf path, expected: "tei:<path>" | "nlm:<path>" | "outline")
 FILES = [
-    ("ACL 2018, two-column LaTeX", "allenai/s2orc-doc2json", "tests/pdf/N18-3011.pdf", "tei:tests/pdf/N18-3011.tei.xml"),
+    ("ACL 2018, two-column LaTeX", "allenai/s2orc-doc2json", "tests/pdf/N18-3011.pdf",
+     "tei:tests/pdf/N18-3011.tei.xml"),
     ("ACL 2020, two-column LaTeX", "allenai/s2orc-doc2json", "tests/pdf/2020.acl-main.207.pdf",
      "tei:tests/pdf/2020.acl-main.207.tei.xml"),
     ("Hindawi 2010, two-column", "CeON/CERMINE", f"{CERMINE}/test2.pdf", f"nlm:{CERMINE}/test2-content.xml"),
@@ -79,13 +82,16 @@ FILES = [
     ("IOP JCAP 2008", "kermitt2/grobid", "grobid-core/src/test/resources/test/0807.3577.pdf", "outline"),
     ("arXiv REVTeX two-column", "kermitt2/grobid", "grobid-core/src/test/resources/test/1001._0908.0054.pdf",
      "outline"),
-    ("Journal of Statistical Software 2007", "kermitt2/grobid", "grobid-core/src/test/resources/test/MullenJSSv18i03.pdf",
-     "outline"),
+    ("Journal of Statistical Software 2007", "kermitt2/grobid",
+     "grobid-core/src/test/resources/test/MullenJSSv18i03.pdf", "outline"),
 ]
-TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf"}
+# Files whose errors were looked at while the pdfplumber rules were written (issue 41): all but GLIA. The rules
+# are generic (no file's name or text appears in them), but only GLIA is a layout they were not fitted to.
+TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf", "test5.pdf", "1001._0908.0054.pdf",
+         "superscripttest.pdf", "MullenJSSv18i03.pdf", "0807.3577.pdf", "f63cb20759fab2514802c3ef2a743c76bf9dc9f1.pdf"}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
-                      r"authors? s? contributions|funding|conflicts? of interests?)$")
+                      r"authors?( s)? contributions|funding|conflicts? of interests?)$")
 _NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivx]+\.|[A-Z](\.\d+)*\.?)\s+(?=\S)")
 _REFS_LINE = re.compile(r"^\s*(references|bibliography|literature cited)\s*$", re.I | re.M)
 
@@ -162,7 +168,8 @@ def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], st
             continue
         heads.append(title)
     for title in heads:  # a heading found after the references (an appendix) ends the outside text
-        at = re.search(r"\n\s*(?:[A-Z]\.?\s*|\d+(?:\.\d+)*\.?\s*)?" + re.escape(_NUM.sub("", title.strip())[:25]), outside)
+        start = re.escape(_NUM.sub("", title.strip())[:25])
+        at = re.search(r"\n\s*(?:[A-Z]\.?\s*|\d+(?:\.\d+)*\.?\s*)?" + start, outside)
         outside = outside[:at.start()] if at else outside
     return heads, "", outside
 
@@ -243,9 +250,9 @@ def main(argv: list[str] | None = None) -> None:
         f = 2 * p * r / (p + r) if p + r else 0.0
         print(f"overall {route} {subset:<8}: P {p:.2f} R {r:.2f} F1 {f:.2f} outside "
               f"{100 * t['cov'] / max(t['words'], 1):.2f}% ({t['want']} headings expected)")
-        if route == "pdfplumber" and subset == "held-out":
+        if route == "pdfplumber" and subset == "all":
             f1 = f
-    print(f"paper_pdf_layouts_heldout_heading_f1: {f1:.2f} F1")
+    print(f"paper_pdf_layouts_heading_f1: {f1:.2f} F1")
 
 
 if __name__ == "__main__":

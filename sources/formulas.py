@@ -90,9 +90,9 @@ def mathml_to_latex_many(formulas: Sequence[str]) -> list[str | None]:
     parts = [p.strip() for p in out.split(_SEP)]
     if len(parts) != len(formulas):  # pandoc merged or dropped a paragraph: fall back to one by one
         if len(formulas) == 1:
-            return [unwrap_table(_strip_delimiters(out)) or None]
+            return [_strip_delimiters(out) or None]
         return [mathml_to_latex_many([f])[0] for f in formulas]
-    return [unwrap_table(_strip_delimiters(p)) or None for p in parts]
+    return [_strip_delimiters(p) or None for p in parts]
 
 
 def escape_dollars(text: str) -> str:

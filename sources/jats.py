@@ -22,7 +22,7 @@ from lxml import etree
 
 from transforms.pap2pat_documents import prune
 
-from .formulas import CHEMISTRY, MATH, escape_dollars, mathml_to_latex_many
+from .formulas import CHEMISTRY, MATH, escape_dollars, mathml_to_latex_many, unwrap_table
 
 SKIP = frozenset({"fig", "table-wrap", "graphic", "inline-graphic", "supplementary-material", "media",
                   "fn-group", "object-id", "label"})
@@ -83,7 +83,7 @@ def _formulas(root: etree._Element) -> dict[etree._Element, str]:
             out[el] = CHEMISTRY if name == "chemistry" else MATH
     latex = mathml_to_latex_many([etree.tostring(m, encoding="unicode", with_tail=False) for _, m in pending])
     for (el, _), tex_ in zip(pending, latex):
-        out[el] = tex_ or MATH
+        out[el] = unwrap_table(tex_) if tex_ else MATH
     return out
 
 

@@ -367,7 +367,8 @@ def parse_pdf(data: bytes) -> list[dict]:
         raise PdfError("no headed body text found")
     # the title: the largest heading style, on the first page only
     top = max(lines[k].size for k in heads)
-    if all(lines[k].page == 0 for k in heads if lines[k].size == top) and sum(lines[k].size == top for k in heads) < len(heads):
+    titles = [k for k in heads if lines[k].size == top]
+    if all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
         heads = {k: v for k, v in heads.items() if lines[k].size < top}
     order = sorted(heads)
     start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None

@@ -65,16 +65,19 @@ def test_real_jats_formulas_tex_alternative_and_placeholders(real_samples: Path)
 
 def test_real_jats_empty_sections_dropped_and_literal_dollar_escaped(real_samples: Path):
     """A "Supplementary Material" section holding only `<supplementary-material>` files is no section (BMC's;
-    Springer's "Supplementary information" in PMC7417471, see JATS_TOP). A `$` in the text
-    is escaped, as inline formulas are written `$…$` (the formula itself is not)."""
+    Springer's "Supplementary information" in PMC7417471, see JATS_TOP). A `$` in the text is escaped, as inline
+    formulas are written `$…$` (the formula itself is not). A one-row MathML table around a display formula is
+    unwrapped."""
     data = (real_samples / "jats" / "1471-2180-11-174.nxml").read_bytes()
     assert b"<title>Supplementary Material</title>" in data
     assert all(s["paragraphs"] or s["subsections"] for _, s in iter_sections(parse_jats(data)))
     data = (real_samples / "jats" / "PMC7417471.nxml").read_bytes()
     first = data.index(b"Recently, the demands for highly sensitive")
-    got = _paragraphs(parse_jats(data[:first] + b"It cost US$ 5 million. " + data[first:]))
-    assert got[0].startswith("It cost US\\$ 5 million. ")
-    assert sum(len(re.findall(r"(?<!\\)\$", p)) for p in got) == 6  # the three inline formulas' delimiters
+    table = (b"<disp-formula><mml:math><mml:mtable><mml:mtr><mml:mtd><mml:mi>x</mml:mi><mml:mo>=</mml:mo>"
+             b"<mml:mn>1</mml:mn></mml:mtd></mml:mtr></mml:mtable></mml:math></disp-formula> ")
+    got = _paragraphs(parse_jats(data[:first] + b"It cost US$ 5 million. " + table + data[first:]))
+    assert got[0].startswith("It cost US\\$ 5 million. $$x = 1$$ ")  # the one-row table around it unwrapped
+    assert sum(len(re.findall(r"(?<!\\)\$", p)) for p in got) == 10  # 3 inline formulas' and 1 display's
 
 
 def test_jats_errors_are_typed():
