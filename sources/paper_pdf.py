@@ -16,7 +16,8 @@ and small type (below the body size) that sits at the foot of a column (footnote
 A heading is a short line, not a caption or a sentence, set larger than the body, or bold at about body
 size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`), or in a
 face other than the body's standing on its own line, or numbered ("2.1 Node Types", "III. RESULTS") in
-the sequence of the paper's numbered headings. Its level is the depth of its number when it has one,
+the sequence of the paper's numbered headings; a numbered subsection may also run in at the start of a
+paragraph ("2.1. Closeness centrality. The farness of …"). Its level is the depth of its number when it has one,
 else the rank of its style (size, then bold) among the heading styles. Text before the first heading
 (title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
@@ -51,6 +52,7 @@ _BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|s
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
+_RUN_IN = re.compile(r"^([A-Z][^.]{1,80}?)\.\s+(\S.*)$")
 _OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 
@@ -331,6 +333,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     vocab = _vocabulary(lines)
 
     heads: dict[int, tuple[int | None, str]] = {}  # line index -> (level from the number or None, title)
+    run_in: dict[int, str] = {}  # line index of a run-in heading -> the text after it on its line
     last_number: str | None = None
     after_refs = False
     prev: Line | None = None
@@ -346,6 +349,12 @@ def parse_pdf(data: bytes) -> list[dict]:
         if num and not styled and _follows(last_number, num[0]) and len(text.split()) <= 12 \
                 and not text.endswith(".") and ln.size >= body - 1.3 and ln.x1 - ln.x0 < 0.8 * (ln.col_x1 - ln.col_x0):
             styled = plain = True  # a numbered heading set in the body face (continues the numbering)
+        lead = _RUN_IN.match(num[1]) if num and not styled and "." in num[0] and ln.size >= body - 1.3 else None
+        if lead and _follows(last_number, num[0]) and (prev is None or not _same_column(prev, ln)
+                                                       or prev.text.rstrip().endswith((".", ":", "?", "!"))):
+            heads[k], run_in[k], last_number = (_depth(num[0]), lead.group(1)), lead.group(2), num[0]
+            prev, prev_k = ln, k  # "2.1. Closeness centrality. The farness of …": a run-in subsection heading
+            continue
         if styled:
             if num and (plain or num[0][0].isalpha() or _follows(last_number, num[0])
                         or not _before(num[0], last_number)):
@@ -415,6 +424,8 @@ def parse_pdf(data: bytes) -> list[dict]:
                 stack.pop()
             (stack[-1][1]["subsections"] if stack else roots).append(cur)
             stack.append((level, cur))
+            if k in run_in:
+                para.append(run_in[k])
             prev = ln
             continue
         if skipping or cur is None:
