@@ -84,6 +84,14 @@ class LLMSettings(BaseModel):
     attempts: int = Field(6, ge=1, description="tries per request on 429/5xx/timeouts (Retry-After honoured)")
 
 
+class GrobidSettings(BaseModel):
+    """`PF_GROBID__*`: a GROBID server (e.g. the lfoppiano/grobid image on :8070) that the papers' PDFs go to for
+    TEI full text, as the Pap2Pat paper did. Unset URL: the PDFs are parsed with pdfplumber (sources/paper_pdf)."""
+
+    url: str | None = None  # e.g. http://grobid:8070 (the client posts to <url>/api/processFulltextDocument)
+    timeout_s: float = Field(300.0, gt=0, description="read timeout of one PDF")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
                                       env_ignore_empty=True)  # compose passes unset variables as ""
@@ -98,6 +106,8 @@ class Settings(BaseSettings):
     # PatenTEB thresholds (PF_PROFILE): sample (small worlds) | full (SPEC). Unset: full, except a replica night
     # of a small world, which picks by its scale (Settings.patenteb_profile: the one rule every entry point uses).
     profile: Literal["sample", "full"] | None = None
+    # GROBID route of the papers' PDFs (sources/grobid.py): PF_GROBID__URL
+    grobid: GrobidSettings = GrobidSettings()
     # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
     since: date | None = None
     uspto_odp_api_key: SecretStr | None = None

@@ -17,6 +17,9 @@ MATH = "[MATH]"
 CHEMISTRY = "[CHEMISTRY]"
 _SEP = "PFFORMULASEP"
 _INLINE = re.compile(r"^\\\((.*)\\\)$|^\\\[(.*)\\\]$|^\$\$?(.*?)\$?\$$", re.S)
+_TABLE = re.compile(r"^\\begin\{(array|matrix)\}(?:\{[^}]*\})?\s*(.*?)\s*\\end\{\1\}$", re.S)
+_CELL_SEP = re.compile(r"(?<!\\)&")
+_DOLLAR = re.compile(r"(?<!\\)\$")
 _MATH_TAG = re.compile(r"<(/?)(?:[A-Za-z_][\w.-]*:)?math\b", re.I)
 
 
@@ -46,6 +49,28 @@ def _strip_delimiters(latex: str) -> str:
     return latex.strip()
 
 
+def _unbrace(cell: str) -> str:
+    """`{x = 1}` -> `x = 1` when the braces enclose the whole cell."""
+    cell = cell.strip()
+    if not (cell.startswith("{") and cell.endswith("}")):
+        return cell
+    depth = 0
+    for k, ch in enumerate(cell):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0 and k < len(cell) - 1:
+            return cell  # `{a} + {b}`: the first brace closes early
+    return cell[1:-1].strip()
+
+
+def unwrap_table(latex: str) -> str:
+    """A one-row `array`/`matrix` (what pandoc makes of an `<mtable>` that only lays out or numbers one display
+    formula) -> the formula itself, its cells joined; a table of several rows is a real multi-line display, kept."""
+    m = _TABLE.match(latex.strip())
+    if not m or "\\\\" in m.group(2):
+        return latex
+    return " ".join(_unbrace(c) for c in _CELL_SEP.split(m.group(2)) if c.strip())
+
+
 def mathml_to_latex_many(formulas: Sequence[str]) -> list[str | None]:
     """LaTeX (without `$`/`\\(` delimiters) for each MathML string; None where pandoc gave nothing usable."""
     if not formulas:
@@ -68,6 +93,11 @@ def mathml_to_latex_many(formulas: Sequence[str]) -> list[str | None]:
             return [_strip_delimiters(out) or None]
         return [mathml_to_latex_many([f])[0] for f in formulas]
     return [_strip_delimiters(p) or None for p in parts]
+
+
+def escape_dollars(text: str) -> str:
+    """A literal `$` in running text as `\\$`, so it cannot open or close a `$…$` formula."""
+    return _DOLLAR.sub(r"\\$", text)
 
 
 def mathml_to_latex(mathml: str) -> str | None:

@@ -2,7 +2,10 @@
 
 As the Pap2Pat paper does: a work with a PMCID is read from its JATS (`sources.jats`, Europe PMC's
 `/{PMCID}/fullTextXML`, the PMC OA subset); otherwise the best open-access PDF URL that SemOpenAlex gives
-is downloaded and parsed (`sources.paper_pdf`, pdfplumber with font-based heading levels). A work with
+is downloaded and parsed. The PDF route is GROBID when a GROBID URL is given (`PF_GROBID__URL`): the PDF goes
+to its `/api/processFulltextDocument` and the TEI becomes the sections (`sources.grobid`), as the paper's own
+pipeline did; without one, or when GROBID gives no usable TEI for a PDF, pdfplumber with font-based heading
+levels (`sources.paper_pdf`). `FullText.source` names the route per paper: 'jats', 'grobid' or 'pdf'. A work with
 neither, or whose text cannot be had (404, not a PDF, no headed body), stays abstract-only with the reason
 kept for the card. Bytes are cached on disk by PMCID / work id, so a rerun downloads nothing.
 `via` points both at the offline replica (patentfactory/sim/upstream/routes_papers.py): Europe PMC at
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .grobid import FULLTEXT_PATH, TeiError, parse_tei
 from .http import HttpClient, HttpError, RetryPolicy
 from .jats import JatsError, parse_jats
 from .paper_pdf import PdfError, parse_pdf
@@ -26,7 +30,8 @@ EUROPEPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest"
 
 @dataclass(frozen=True)
 class FullText:
-    """Sections of one paper and where they came from: 'jats', 'pdf', or None (abstract-only, `why`)."""
+    """Sections of one paper and the route they came by: 'jats', 'grobid' (PDF through GROBID's TEI), 'pdf' (PDF
+    through pdfplumber), or None (abstract-only, `why`)."""
     sections: list[dict] | None
     source: str | None
     why: str = ""
@@ -34,11 +39,14 @@ class FullText:
 
 class FullTextClient:
     def __init__(self, via: str | None = None, *, europepmc: str = EUROPEPMC, cache_dir: Path | None = None,
-                 min_interval: float = 0.1, attempts: int = 3) -> None:
+                 min_interval: float = 0.1, attempts: int = 3, grobid: str | None = None,
+                 grobid_timeout: float = 300.0) -> None:
         self.via = via.rstrip("/") if via else None
         base = f"{self.via}/europepmc/webservices/rest" if self.via else europepmc
         self.http = HttpClient(base, min_interval=0.0 if self.via else min_interval,
                                retry=RetryPolicy(attempts=attempts))
+        self.grobid = HttpClient(grobid, timeout=(10.0, grobid_timeout), retry=RetryPolicy(attempts=attempts)) \
+            if grobid else None
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.stats: Counter = Counter()
 
@@ -75,13 +83,40 @@ class FullTextClient:
     def pdf(self, work_id: str, url: str) -> bytes | None:
         return self._cached(f"{work_id}.pdf", lambda: self._get(self.pdf_url(url)))
 
+    def tei(self, work_id: str, pdf: bytes) -> bytes | None:
+        """GROBID's TEI for the PDF (cached beside it), None when GROBID fails or extracts nothing (HTTP 204)."""
+        def post() -> bytes | None:
+            self.stats["grobid_requests"] += 1
+            try:
+                resp = self.grobid.post(FULLTEXT_PATH, files={"input": (f"{work_id}.pdf", pdf, "application/pdf")},
+                                        data={"consolidateHeader": "0", "consolidateCitations": "0"})
+            except HttpError as exc:
+                log.warning("grobid: %s", exc)
+                return None
+            return resp.content if resp.status_code == 200 and resp.content.strip() else None
+        return self._cached(f"{work_id}.tei.xml", post)
+
+    def parse_pdf(self, work_id: str, data: bytes) -> FullText:
+        """GROBID's TEI when a GROBID URL is set and it gives a headed body, else pdfplumber; PdfError if neither."""
+        if self.grobid is not None:
+            tei = self.tei(work_id, data)
+            try:
+                if tei is not None:
+                    return FullText(parse_tei(tei), "grobid")
+                why = "no TEI"
+            except TeiError as exc:
+                why = str(exc)
+            self.stats["grobid_fallbacks"] += 1
+            log.warning("grobid gave no body for %s (%s): pdfplumber instead", work_id, why)
+        return FullText(parse_pdf(data), "pdf")
+
     def fetch(self, work_id: str, pmcid: str | None, pdf_url: str | None) -> FullText:
         """JATS when there is a PMCID and Europe PMC has the article, else the PDF, else abstract-only."""
         why: list[str] = []
-        tries = [("jats", lambda: self.jats(pmcid or ""), parse_jats, JatsError, "no JATS at Europe PMC", b"<")] \
-            if pmcid else []
+        tries = [("jats", lambda: self.jats(pmcid or ""), lambda d: FullText(parse_jats(d), "jats"), JatsError,
+                  "no JATS at Europe PMC", b"<")] if pmcid else []
         if pdf_url:
-            tries.append(("pdf", lambda: self.pdf(work_id, pdf_url), parse_pdf, PdfError,
+            tries.append(("pdf", lambda: self.pdf(work_id, pdf_url), lambda d: self.parse_pdf(work_id, d), PdfError,
                           "open-access PDF not available", b"%PDF"))
         for source, get, parse, error, absent, magic in tries:
             data = get()
@@ -91,7 +126,7 @@ class FullTextClient:
                 why.append(f"the {source} URL did not give {source.upper()}")
             else:
                 try:
-                    return FullText(parse(data), source)
+                    return parse(data)
                 except error as exc:
                     why.append(f"{source.upper()} unreadable: {exc}")
         return FullText(None, None, "; ".join(why) or "no PMCID and no open-access PDF URL")

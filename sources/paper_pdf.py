@@ -1,14 +1,30 @@
 """An open-access paper PDF -> Pap2Pat `sections`, with pdfplumber and font-based heading levels.
 
-The paper parsed PDFs with Grobid and set heading levels from fonts; this parser does the same without
-a service: words come from pdfplumber with their font size and name; a page whose words leave the middle
-free is read as two columns (left, then right); words become lines. The body size is the most common
-character size. A heading is a short line set larger than the body or in bold, that does not read like
-a sentence or a caption; its level is the depth of its number ("2.1 Node Types" -> 2) when it has one,
-else the rank of its font size among the heading sizes (largest = 1). Text before the first heading
-(title, authors) and the Abstract section are front matter (the abstract comes from the metadata);
-References / Bibliography and what follows are back matter. Body lines join into paragraphs at a larger
-vertical gap or an indented line after a full stop; a word hyphenated across lines is rejoined.
+The fallback when no GROBID is configured (`sources.grobid` is the paper's route). Words come from
+pdfplumber (upright characters only: a rotated arXiv stamp is not text); a page whose words leave the
+middle free is read as two columns (left, then right); words become lines. A word's size is that of its
+largest glyph, so a small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its
+cap height; a line's size and font are those of most of its characters.
+
+The body size and font are those of most characters of the full lines before the reference list (pages
+of references, set smaller, would otherwise decide it). Not body text: running heads and feet (the same
+line on three pages or more), table rows (three or more cells apart, or mostly numbers), captions
+("Table 2:", "Figure 3." and the lines that continue them; a sentence such as "Table 1 presents …" stays),
+and small type (below the body size) that sits at the foot of a column (footnotes) or comes in short lines
+(text inside figures).
+
+A heading is a short line, not a caption or a sentence, set larger than the body, or bold at about body
+size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`), or in a
+face other than the body's standing on its own line, or numbered ("2.1 Node Types", "III. RESULTS") in
+the sequence of the paper's numbered headings; a numbered subsection may also run in at the start of a
+paragraph ("2.1. Closeness centrality. The farness of …"). Its level is the depth of its number when it has one,
+else the rank of its style (size, then bold) among the heading styles. Text before the first heading
+(title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
+reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
+join into paragraphs at a larger vertical gap or an indented line after a full stop; a word hyphenated
+across lines is rejoined, and the hyphen kept when the joined form is not a word of the paper but the compound
+is, or the first part is a word of it and the second no suffix: "state-of-the-art", "fine-grained", not
+"interac-tions", "appear-ing".
 """
 from __future__ import annotations
 
@@ -19,28 +35,60 @@ from collections import Counter
 from dataclasses import dataclass
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
-_CAPTION = re.compile(r"^(fig(ure)?|table|algorithm|eq(uation)?)\s*\.?\s*\d", re.I)
-_BACK = re.compile(r"^(references|bibliography|works cited|literature cited)$", re.I)
-_FRONT = re.compile(r"^abstract$", re.I)
+_ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
+_LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
+# "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
+_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?(\s*[.:|]|\s*$|\s+[A-Z(\d])")
+_SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
+_ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
+_BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
+_FRONT = re.compile(r"^(abstract|contents|table of contents)$", re.I)
+_APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
+_FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _CID = re.compile(r"\(cid:\d+\)")
 _DIGITS = re.compile(r"\d+")
-_BOLD = re.compile(r"bold|medi|semibold|heavy|black|[-,]b$", re.I)
+_BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
+                   re.I)
+_NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
+_SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
+                     r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
+_RUN_IN = re.compile(r"^([A-Z][^.]{1,80}?)\.\s+(\S.*)$")
+_OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
+_TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 
 
 class PdfError(ValueError):
     """The bytes are not a PDF with a text layer."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Line:
     text: str
     size: float
     bold: bool
+    font: str
     x0: float
+    x1: float
     top: float
     bottom: float
     page: int
     col_x0: float
+    col_x1: float
+    page_h: float
+    cells: int  # runs of words separated by a wide gap (a table row has several)
+
+
+def _base_font(name: str) -> str:
+    return name.split("+", 1)[-1]
+
+
+def _word(w: dict) -> dict:
+    """pdfplumber word with its chars -> size of its largest glyph, its commonest font, bold."""
+    chars = [c for c in w["chars"] if c["text"].strip()] or w["chars"]
+    fonts = Counter(_base_font(c["fontname"]) for c in chars)
+    font = fonts.most_common(1)[0][0]
+    return {"text": w["text"], "x0": w["x0"], "x1": w["x1"], "top": w["top"], "bottom": w["bottom"],
+            "size": round(max(c["size"] for c in chars), 1), "font": font, "bold": bool(_BOLD.search(font))}
 
 
 def _rows(words: list[dict]) -> list[list[dict]]:
@@ -53,15 +101,20 @@ def _rows(words: list[dict]) -> list[list[dict]]:
     return [sorted(r, key=lambda w: w["x0"]) for r in rows]
 
 
-def _line(row: list[dict], page: int, col_x0: float) -> Line:
+def _line(row: list[dict], page: int, col: tuple[float, float], page_h: float) -> Line:
     chars: Counter = Counter()
+    fonts: Counter = Counter()
     for w in row:
-        chars[(round(w["size"], 1), bool(_BOLD.search(w["fontname"])))] += len(w["text"])
-    (size, _), _ = chars.most_common(1)[0]
-    bold = all(b for (_, b) in chars)  # a run-in bold lead ("Papers. We obtain …") is body text
+        chars[w["size"]] += len(w["text"])
+        fonts[w["font"]] += len(w["text"])
+    size = chars.most_common(1)[0][0]
+    lettered = [w for w in row if any(ch.isalpha() for ch in w["text"])] or row
+    bold = all(w["bold"] for w in lettered)  # a run-in bold lead ("Papers. We obtain …") is body text
+    gap = max(2.5, 0.9 * size)
+    cells = 1 + sum(b["x0"] - a["x1"] > gap for a, b in zip(row, row[1:]))
     text = _CID.sub("", " ".join(w["text"] for w in row)).strip()
-    return Line(text, size if len(chars) == 1 else min(s for s, _ in chars), bold, row[0]["x0"],
-                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col_x0)
+    return Line(text, size, bold, fonts.most_common(1)[0][0], row[0]["x0"], row[-1]["x1"],
+                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col[0], col[1], page_h, cells)
 
 
 def _spans(row: list[dict], mid: float) -> bool:
@@ -73,7 +126,7 @@ def _spans(row: list[dict], mid: float) -> bool:
     return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
 
 
-def _page_lines(words: list[dict], page: int, width: float) -> list[Line]:
+def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
     """Lines of one page in reading order: spanning rows on top, then the left column, then the right one."""
     mid = width / 2
     rows = _rows(words)
@@ -84,20 +137,20 @@ def _page_lines(words: list[dict], page: int, width: float) -> list[Line]:
     # author block or abstract may sit above them)
     first = next((k for k in range(len(rows)) if sum(both[k:]) >= 5
                   and sum(one_sided[k:]) >= 0.85 * (len(rows) - k)), None)
+    full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
     if first is None:
-        x0 = min(w["x0"] for w in words)
-        return [_line(r, page, x0) for r in rows]
-    out = [_line(r, page, min(w["x0"] for w in r)) for r in rows[:first]]
+        return [_line(r, page, full, height) for r in rows]
+    out = [_line(r, page, full, height) for r in rows[:first]]
     body = [w for r, o in zip(rows[first:], one_sided[first:]) if o for w in r]
-    for col in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
-        if col:
-            x0 = min(w["x0"] for w in col)
-            out += [_line(r, page, x0) for r in _rows(col)]
+    for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
+        if side:
+            col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
+            out += [_line(r, page, col, height) for r in _rows(side)]
     return out
 
 
 def read_lines(data: bytes) -> list[Line]:
-    """Every text line of the PDF in reading order (columns detected per page)."""
+    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
     import pdfplumber
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfplumber.utils.exceptions import PdfminerException
@@ -109,10 +162,10 @@ def read_lines(data: bytes) -> list[Line]:
     lines: list[Line] = []
     with pdf:
         for n, page in enumerate(pdf.pages):
-            words = page.extract_words(x_tolerance=1.5, y_tolerance=2.5, extra_attrs=["size", "fontname"])
+            upright = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
+            words = [_word(w) for w in upright.extract_words(x_tolerance=1.5, y_tolerance=2.5, return_chars=True)]
             if words:
-                lines += _page_lines(words, n, float(page.width))
-    # running heads and feet: the same line (digits aside) on three pages or more
+                lines += _page_lines(words, n, float(page.width), float(page.height))
     pages_of: dict[str, set[int]] = {}
     for ln in lines:
         pages_of.setdefault(_DIGITS.sub("", ln.text), set()).add(ln.page)
@@ -122,20 +175,150 @@ def read_lines(data: bytes) -> list[Line]:
     return lines
 
 
-def _is_heading(line: Line, body: float) -> bool:
-    text = line.text.strip()
-    if not (line.size > body + 0.4 or line.bold) or line.size < body - 0.6:
+def _body_style(lines: list[Line]) -> tuple[float, str]:
+    """Size and font of most characters of the full lines before the reference list."""
+    end = next((k for k, ln in enumerate(lines) if _BACK.match(ln.text.strip()) and k > len(lines) // 3), len(lines))
+    body = [ln for ln in lines[:end] if len(ln.text) >= 40] or lines
+    sizes, fonts = Counter(), Counter()
+    for ln in body:
+        sizes[ln.size] += len(ln.text)
+        fonts[ln.font] += len(ln.text)
+    return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0]
+
+
+def _same_column(a: Line, b: Line) -> bool:
+    return a.page == b.page and a.col_x0 == b.col_x0
+
+
+def _not_body(lines: list[Line], body: float) -> set[int]:
+    """Indexes of table rows, captions (with their continuation lines), footnotes and text inside figures."""
+    out: set[int] = set()
+    k = 0
+    while k < len(lines):
+        ln = lines[k]
+        words = ln.text.split()
+        numbers = sum(bool(_NUMBERISH.match(w)) for w in words)
+        if ln.cells >= 3 or (numbers >= 3 and numbers >= 0.6 * len(words)):
+            out.add(k)
+        if _CAPTION.match(ln.text):
+            out.add(k)
+            j = k + 1
+            while j < len(lines) and _same_column(lines[j - 1], lines[j]) and lines[j].size == ln.size \
+                    and 0 <= lines[j].top - lines[j - 1].bottom < 0.6 * ln.size and not lines[j - 1].text.endswith("."):
+                out.add(j)
+                j += 1
+            k = j
+            continue
+        k += 1
+    # small type: blocks of consecutive lines below the body size in one column
+    k = 0
+    while k < len(lines):
+        if lines[k].size >= body - 0.9:
+            k += 1
+            continue
+        j = k + 1
+        while j < len(lines) and _same_column(lines[j - 1], lines[j]) and lines[j].size < body - 0.9:
+            j += 1
+        block = lines[k:j]
+        width = max(1.0, block[0].col_x1 - block[0].col_x0)
+        at_foot = not any(_same_column(block[-1], ln) and ln.size >= body - 0.9 for ln in lines[j:j + 40]
+                          if ln.top > block[-1].top) and block[0].top > 0.55 * block[0].page_h
+        short = statistics.median(ln.x1 - ln.x0 for ln in block) < 0.5 * width
+        if at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
+            out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14))
+        k = j
+    return out
+
+
+def _number(text: str, letters: bool) -> tuple[str, str] | None:
+    """(number, title) of a numbered heading: "2.1 Node Types", "III. RESULTS", after references "A Details"."""
+    for pat in (_NUMBERED, _ROMAN) + ((_LETTERED,) if letters else ()):
+        m = pat.match(text)
+        if m and m.group(2)[:1].isupper():
+            return m.group(1), m.group(2)
+    return None
+
+
+def _depth(number: str) -> int:
+    return 1 if re.fullmatch(r"[IVX]+", number) else number.count(".") + 1
+
+
+def _follows(prev: str | None, number: str) -> bool:
+    """`number` may come next after `prev` in a paper's section numbering (1 -> 1.1, 2; 2.3 -> 2.4, 3, 2.3.1)."""
+    if not number[0].isdigit():
+        return True
+    parts = [int(p) for p in number.split(".")]
+    if prev is None or not prev[0].isdigit():
+        return parts[0] <= 1 and all(p <= 1 for p in parts[1:])
+    old = [int(p) for p in prev.split(".")]
+    if len(parts) > len(old):
+        return parts[:len(old)] == old and all(p <= 1 for p in parts[len(old):])
+    return parts[:-1] == old[:len(parts) - 1] and parts[-1] == old[len(parts) - 1] + 1
+
+
+def _before(number: str, last: str | None) -> bool:
+    """`number` goes back in the numbering (2.1 after 3.2), as a list item or table cell does."""
+    if last is None or not (number[0].isdigit() and last[0].isdigit()):
         return False
-    if len(text.split()) > 12 or len(text) < 3 or _CAPTION.match(text) or text.endswith((".", ",", ";", ":")):
-        return _NUMBERED.match(text) is not None and len(text.split()) <= 12 and not text.endswith((",", ";"))
-    return text[0].isupper() or text[0].isdigit()
+    return [int(p) for p in number.split(".")] <= [int(p) for p in last.split(".")]
 
 
-def _join(parts: list[str]) -> str:
+def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False) -> bool:
+    text = ln.text.strip()
+    words = text.split()
+    if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text) \
+            or not re.search(r"[A-Za-z]{3}", text) or _SYMBOL_FONT.search(ln.font):
+        return False
+    if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
+            or not any(ch.isalpha() for ch in text):
+        return False
+    if text.endswith("-") or words[-1].lower() in _OPEN_END or re.search(r"[a-z]{2}\. [A-Z]", text):
+        return False  # running text: a line that breaks off, or holds a sentence's end
+    if ln.size > body + 0.4:
+        return True
+    if ln.size < body - 1.3:
+        return False
+    standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
+        or prev.text.rstrip().endswith((".", ":", "?", "!"))
+    short = ln.x1 - ln.x0 < 0.85 * max(1.0, ln.col_x1 - ln.col_x0)
+    if ln.bold:
+        return standalone
+    caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
+    return standalone and short and (caps or (ln.font != body_font and not _ITALIC.search(ln.font)))
+
+
+def _style(ln: Line) -> tuple[float, bool, bool]:
+    """What ranks unnumbered headings: size, then bold, then ALL CAPS over mixed case."""
+    letters = [ch for ch in ln.text if ch.isalpha()]
+    return ln.size, ln.bold, sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
+
+
+def _vocabulary(lines: list[Line]) -> set[str]:
+    """The paper's words and hyphenated compounds (lower case), leaving out the halves of words hyphenated across
+    lines."""
+    out: set[str] = set()
+    broken = False
+    for ln in lines:
+        words = re.findall(r"\w+(?:-\w+)*", ln.text)
+        ends = ln.text.endswith("-")
+        for w in words[1 if broken else 0:len(words) - 1 if ends else len(words)]:
+            out.update([w.lower(), *w.lower().split("-")])  # "self-care" and its parts
+        broken = ends
+    return out
+
+
+def _join(parts: list[str], vocab: set[str]) -> str:
     out = ""
     for p in parts:
         if out.endswith("-") and p[:1].islower():
-            out = out[:-1] + p
+            head = re.findall(r"[\w]+$", out[:-1])
+            tail = re.match(r"[\w]+", p)
+            joined = (head[0] if head else "") + (tail.group(0) if tail else "")
+            keep = bool(head and tail) and joined.lower() not in vocab and (
+                "-" in p.split()[0] or f"{head[0]}-{tail.group(0)}".lower() in vocab
+                or (len(head[0]) >= 3 and head[0].lower() in vocab and len(tail.group(0)) >= 3
+                    and not _SUFFIX.match(tail.group(0))))
+            out = out + p if keep else out[:-1] + p
         else:
             out = f"{out} {p}" if out else p
     return out
@@ -144,16 +327,69 @@ def _join(parts: list[str]) -> str:
 def parse_pdf(data: bytes) -> list[dict]:
     """PDF bytes -> body sections `{title, paragraphs, subsections}` (see the module doc); PdfError when none."""
     lines = read_lines(data)
-    sizes = Counter()
-    for ln in lines:
-        sizes[ln.size] += len(ln.text)
-    body = sizes.most_common(1)[0][0]
-    heads = [ln for ln in lines if _is_heading(ln, body)]
-    start = next((k for k, h in enumerate(heads) if _FRONT.match(h.text) or _NUMBERED.match(h.text)), 0)
-    heads = heads[start:]
-    numbered = {h.size: m.group(1).count(".") + 1 for h in heads if (m := _NUMBERED.match(h.text))}
-    rank = {s: numbered.get(s, k + 1) for k, s in enumerate(sorted({h.size for h in heads}, reverse=True))}
-    gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:]) if a.page == b.page and 0 <= b.top - a.bottom < 20
+    body, body_font = _body_style(lines)
+    skip = _not_body(lines, body)
+    toc_pages = Counter(ln.page for ln in lines if _TOC.match(ln.text))
+    vocab = _vocabulary(lines)
+
+    heads: dict[int, tuple[int | None, str]] = {}  # line index -> (level from the number or None, title)
+    run_in: dict[int, str] = {}  # line index of a run-in heading -> the text after it on its line
+    last_number: str | None = None
+    after_refs = False
+    prev: Line | None = None
+    prev_k = -1
+    for k, ln in enumerate(lines):
+        if k in skip or (toc_pages[ln.page] >= 3 and _TOC.match(ln.text)):
+            continue
+        text = ln.text.strip()
+        num = _number(text, after_refs)
+        styled = _is_heading(ln, prev, body, body_font, prev_k in heads) \
+            or (_BACK.match(text) is not None and k > len(lines) // 3)  # "References" however it is set
+        plain = False
+        if num and not styled and _follows(last_number, num[0]) and len(text.split()) <= 12 \
+                and not text.endswith(".") and ln.size >= body - 1.3 and ln.x1 - ln.x0 < 0.8 * (ln.col_x1 - ln.col_x0):
+            styled = plain = True  # a numbered heading set in the body face (continues the numbering)
+        lead = _RUN_IN.match(num[1]) if num and not styled and "." in num[0] and ln.size >= body - 1.3 else None
+        if lead and _follows(last_number, num[0]) and (prev is None or not _same_column(prev, ln)
+                                                       or prev.text.rstrip().endswith((".", ":", "?", "!"))):
+            heads[k], run_in[k], last_number = (_depth(num[0]), lead.group(1)), lead.group(2), num[0]
+            prev, prev_k = ln, k  # "2.1. Closeness centrality. The farness of …": a run-in subsection heading
+            continue
+        if styled:
+            if num and (plain or num[0][0].isalpha() or _follows(last_number, num[0])
+                        or not _before(num[0], last_number)):
+                heads[k] = (_depth(num[0]), num[1])
+                last_number = num[0]
+            elif num:
+                continue  # "1 Results" after "3.2": a list item or a table line
+            else:
+                heads[k] = (None, text)
+            if _BACK.match(heads[k][1]):
+                after_refs = True
+        prev, prev_k = ln, k
+    # the title, authors, a journal's banner: headings on the first page above its first body line
+    first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
+                       and ln.size == body and ln.font == body_font), len(lines))
+    heads = {k: v for k, v in heads.items() if k > first_body or lines[k].page > 0 or v[0] is not None
+             or _FRONT.match(v[1]) or _FIRST.match(v[1])}
+    if not heads:
+        raise PdfError("no headed body text found")
+    # the title: the largest heading style, on the first page only
+    top = max(lines[k].size for k in heads)
+    titles = [k for k in heads if lines[k].size == top]
+    if all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
+        heads = {k: v for k, v in heads.items() if lines[k].size < top}
+    order = sorted(heads)
+    start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
+                  or _FIRST.match(heads[k][1])), order[0])
+    styles = sorted({_style(lines[k]) for k in order if k >= start}, reverse=True)
+    numbered_level: dict[tuple[float, bool, bool], int] = {}
+    for k in order:
+        if heads[k][0] is not None:
+            numbered_level.setdefault(_style(lines[k]), heads[k][0])
+    rank = {s: numbered_level.get(s, n + 1) for n, s in enumerate(styles)}
+
+    gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:]) if _same_column(a, b) and 0 <= b.top - a.bottom < 20
             and a.size == body == b.size]
     gap = statistics.median(gaps) if gaps else 2.0
     roots: list[dict] = []
@@ -161,38 +397,41 @@ def parse_pdf(data: bytes) -> list[dict]:
     cur: dict | None = None
     para: list[str] = []
     skipping = True
-    prev: Line | None = None
+    in_refs = False
+    prev = None
 
     def flush() -> None:
         if cur is not None and para:
-            cur["paragraphs"].append(_join(para))
+            cur["paragraphs"].append(_join(para, vocab))
         para.clear()
 
-    for ln in lines:
+    for k, ln in enumerate(lines):
+        if k < start or k in skip:
+            continue
         text = ln.text.strip()
-        if ln in heads:
+        if k in heads:
+            level, title = heads[k]
+            if in_refs and not (_APPENDIX.match(title) or (level and _LETTERED.match(text))):
+                continue  # a reference entry that looks like a heading
             flush()
-            m = _NUMBERED.match(text)
-            title = m.group(2) if m else text
-            if _BACK.match(title):
-                break
-            skipping = bool(_FRONT.match(title))
-            if skipping:
-                cur = None
+            if _BACK.match(title) or _FRONT.match(title):
+                skipping, cur, in_refs = True, None, in_refs or bool(_BACK.match(title))
                 continue
-            level = m.group(1).count(".") + 1 if m else rank.get(ln.size, 1)
+            skipping = in_refs = False
+            level = level or rank.get(_style(ln), 1)
             cur = {"title": title, "paragraphs": [], "subsections": []}
             while stack and stack[-1][0] >= level:
                 stack.pop()
             (stack[-1][1]["subsections"] if stack else roots).append(cur)
             stack.append((level, cur))
+            if k in run_in:
+                para.append(run_in[k])
             prev = ln
             continue
-        if skipping or cur is None or _CAPTION.match(text):
+        if skipping or cur is None:
             continue
-        same_column = ln.page == prev.page and ln.col_x0 == prev.col_x0 if prev is not None else False
-        if para and ((same_column and ln.top - prev.bottom > gap + 3)
-                     or (ln.x0 > ln.col_x0 + 6 and para[-1].endswith((".", ":", "?", "!")))):
+        if para and prev is not None and ((_same_column(ln, prev) and ln.top - prev.bottom > gap + 3)
+                                          or (ln.x0 > ln.col_x0 + 6 and para[-1].endswith((".", ":", "?", "!")))):
             flush()
         para.append(text)
         prev = ln

@@ -145,7 +145,8 @@ def add_fulltexts(apps: pl.DataFrame, rows: list[dict], client: SemOpenAlexClien
     papers = pl.from_arrow(PAPERS.from_pylist(rows))
     assert isinstance(papers, pl.DataFrame)
     matched = set(match_pairs(apps.lazy(), papers.lazy(), params.match).collect()["work_id"].to_list())
-    stats: dict = {"matched_works": len(matched), "jats": 0, "pdf": 0, "abstract_only": 0, "why_abstract_only": {}}
+    stats: dict = {"matched_works": len(matched), "jats": 0, "grobid": 0, "pdf": 0, "abstract_only": 0,
+                   "why_abstract_only": {}}
     for row in rows:
         if row["work_id"] not in matched:
             continue
@@ -177,7 +178,8 @@ def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParam
     rows = sorted(res.rows.get("papers", []), key=lambda r: r["work_id"])
     if fulltext is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "fulltext"
-        fulltext = FullTextClient(fulltext_via, cache_dir=cache)
+        grobid = Settings.load().grobid
+        fulltext = FullTextClient(fulltext_via, cache_dir=cache, grobid=grobid.url, grobid_timeout=grobid.timeout_s)
     texts = add_fulltexts(apps, rows, client, fulltext, params)
     papers = PAPERS.from_pylist(rows)
     blob = parquet_bytes(papers)

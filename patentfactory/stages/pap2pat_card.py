@@ -60,9 +60,10 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
         f"- **Bullet budget**: {bullet_rule(params.docs.rounding)}.",
         f"- **Baselines** (ROUGE-L F against the patent text, test split, as `pf eval pap2pat`): copy the paper "
         f"{scores.get('copy_paper', 'n/a')}; the outline itself as the patent: {outline_scores or 'n/a'}.",
-        f"- **Paper full text**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC `fullTextXML`, "
-        f"PMCID from SemOpenAlex), {text.get('pdf', 0)} from the open-access PDF parsed with pdfplumber and "
-        "font-size heading levels (the paper used Grobid); "
+        f"- **Paper full text, route per paper**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC "
+        f"`fullTextXML`, PMCID from SemOpenAlex), {text.get('grobid', 0)} from the open-access PDF through GROBID's "
+        f"TEI (the paper's route; `PF_GROBID__URL`), {text.get('pdf', 0)} from the open-access PDF parsed with "
+        "pdfplumber and font-size heading levels (no GROBID configured, or GROBID gave no body for it); "
         f"{docs.get('papers_without_fulltext', 0)} published papers are abstract-only (`paper_fulltext` = false; "
         f"at ingest: {why}).",
         "- **Formulas** in JATS: the `<tex-math>` alternative where the article has one, else MathML -> LaTeX "

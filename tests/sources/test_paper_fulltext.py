@@ -30,13 +30,12 @@ JATS_TOP = {  # top-level sections as the README of real-samples/jats lists them
     "pone.0000217.nxml": ["Introduction", "Model and Results", "Discussion", "Methods"],
     "pntd.0002065.nxml": ["Introduction", "Materials and Methods", "Results", "Discussion"],
     "1471-2180-11-174.nxml": ["Background", "Results", "Discussion", "Conclusions", "Appendix A", "Appendix B",
-                              "Methods", "Competing interests", "Authors' contributions", "Supplementary Material"],
+                              "Methods", "Competing interests", "Authors' contributions"],  # + files only: dropped
     "1472-6831-8-11.nxml": ["Background", "Methods", "Results", "Discussion", "Conclusion", "Authors' contributions",
                             "Pre-publication history"],
     "PMC7417471.nxml": ["Introduction", "Graphene-based Nanomaterials (GNMs)", "Electrospun nanofibers containing GNMs",
                         "Properties of electrospun GNMs nanocomposites",
-                        "Electrochemical biosensors based electrospun GNMs nanocomposites", "Future outlook",
-                        "Supplementary information"],
+                        "Electrochemical biosensors based electrospun GNMs nanocomposites", "Future outlook"],
 }
 
 
@@ -62,6 +61,23 @@ def test_real_jats_formulas_tex_alternative_and_placeholders(real_samples: Path)
     assert formula_counts(images) == {"placeholder": 24}  # display formulas that are only images
     assert sum(p.count(f"$${MATH}$$") for p in _paragraphs(parse_jats(images))) == 24
     assert tex_of("\\documentclass[12pt]{minimal}\\begin{document}$$a_{1}$$\\end{document}") == "a_{1}"
+
+
+def test_real_jats_empty_sections_dropped_and_literal_dollar_escaped(real_samples: Path):
+    """A "Supplementary Material" section holding only `<supplementary-material>` files is no section (BMC's;
+    Springer's "Supplementary information" in PMC7417471, see JATS_TOP). A `$` in the text is escaped, as inline
+    formulas are written `$…$` (the formula itself is not). A one-row MathML table around a display formula is
+    unwrapped."""
+    data = (real_samples / "jats" / "1471-2180-11-174.nxml").read_bytes()
+    assert b"<title>Supplementary Material</title>" in data
+    assert all(s["paragraphs"] or s["subsections"] for _, s in iter_sections(parse_jats(data)))
+    data = (real_samples / "jats" / "PMC7417471.nxml").read_bytes()
+    first = data.index(b"Recently, the demands for highly sensitive")
+    table = (b"<disp-formula><mml:math><mml:mtable><mml:mtr><mml:mtd><mml:mi>x</mml:mi><mml:mo>=</mml:mo>"
+             b"<mml:mn>1</mml:mn></mml:mtd></mml:mtr></mml:mtable></mml:math></disp-formula> ")
+    got = _paragraphs(parse_jats(data[:first] + b"It cost US$ 5 million. " + table + data[first:]))
+    assert got[0].startswith("It cost US\\$ 5 million. $$x = 1$$ ")  # the one-row table around it unwrapped
+    assert sum(len(re.findall(r"(?<!\\)\$", p)) for p in got) == 10  # 3 inline formulas' and 1 display's
 
 
 def test_jats_errors_are_typed():
@@ -95,6 +111,32 @@ def test_real_pdfs_headings_and_levels_from_fonts(real_samples: Path, name: str)
     assert len(text) > 15000 and "(cid:" not in text
     assert "Rehabilitation Research and Practice" not in text  # running head of every page
     assert "The goal of this work is to facilitate algorithmic discovery" in text or name != "N18-3011.pdf"
+
+
+def _shingles(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    words = re.findall(r"\w+", text.lower())
+    return {tuple(words[k:k + n]) for k in range(len(words) - n + 1)}
+
+
+def test_real_pdf_body_leaves_out_references_footnotes_tables_and_captions(real_samples: Path):
+    """N18-3011 against what GROBID put outside its body (reference list, footnotes, tables): at most 1 % of our
+    body's 6-word runs are theirs; "Table 2 shows …" sentences stay; real compounds keep their hyphen."""
+    from lxml import etree
+
+    tei = etree.fromstring((real_samples / "paper-pdf" / "N18-3011.tei.xml").read_bytes())
+    ns = "{http://www.tei-c.org/ns/1.0}"
+    outside = " ".join(" ".join(e.itertext()) for e in tei.iter(f"{ns}listBibl", f"{ns}note", f"{ns}figure"))
+    body = " ".join(" ".join(p.itertext()) for p in tei.find(f".//{ns}body").iter(f"{ns}p"))
+    paras = _paragraphs(parse_pdf((real_samples / "paper-pdf" / "N18-3011.pdf").read_bytes()))
+    text = " ".join(paras)
+    ours = [_shingles(p) for p in paras]
+    foreign = _shingles(outside) - _shingles(body)
+    assert sum(len(s & foreign) for s in ours) <= 0.01 * sum(len(s) for s in ours)
+    assert "The ScienceParse libraries can be found" not in text  # footnote 2, small type at the column's foot
+    assert "Part of the literature graph" not in text  # Figure 1's caption
+    assert "Table 2 shows" in text and "Table 3 compares" in text  # sentences, not captions
+    assert "citation-based" in text and "hand-engineered" in text and "disambiguate" in text and "disam-" not in text
+    assert "(Ammar et al., 2017)" not in text.split("Conclusion")[-1]  # the reference list is not body
 
 
 def test_pdf_errors_are_typed():
