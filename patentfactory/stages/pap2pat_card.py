@@ -57,7 +57,7 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
         f"words of the patent is cut before that run. This build: {n_bullets} bullets ({per_level}), "
         f"{mean_words:.1f} words on average (paper: {PAPER_BULLET_WORDS}); "
         f"{o.get('bullets_cut_by_copy_guard', 0)} cut by the guard; 0 hold {COPY_WORDS} verbatim patent words.",
-        f"- **Bullet budget**: {bullet_rule(params.docs.rounding)}.",
+        f"- **Bullet budget**: {bullet_rule(params.docs.rounding, params.docs.chunk_chars)}.",
         f"- **Baselines** (ROUGE-L F against the patent text, test split, as `pf eval pap2pat`): copy the paper "
         f"{scores.get('copy_paper', 'n/a')}; the outline itself as the patent: {outline_scores or 'n/a'}.",
         f"- **Paper full text**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC `fullTextXML`, "
