@@ -24,6 +24,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -252,6 +253,31 @@ def repetition(text: str, window: int = RR_WINDOW, stride: int = RR_STRIDE) -> f
     starts = range(0, len(tokens) - window, stride) if len(tokens) >= window else [0]
     scores = [rr_score(tokens[s:s + window]) for s in starts]
     return sum(scores) / len(scores) if scores else 0.0
+
+
+# ---------- outlines ----------
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def bullet_words(outline_md: str) -> Counter:
+    """Content words (lower-case, spaCy stop words out) of an outline's bullet lines; headings left out."""
+    stop = _stop_words()
+    return Counter(w for line in outline_md.split("\n") if line.startswith("- ")
+                   for w in _WORD.findall(line[2:].lower()) if w not in stop)
+
+
+def outline_recall(ours_md: str, released_md: str) -> float | None:
+    """ROUGE-1 recall on content words of the bullets: share of the released outline's words ours has (clipped)."""
+    want = bullet_words(released_md)
+    return sum((bullet_words(ours_md) & want).values()) / sum(want.values()) if want else None
 
 
 # ---------- one document ----------
