@@ -341,10 +341,10 @@ def drop_duplicate_papers(cands: pl.LazyFrame, papers: pl.LazyFrame, params: Mat
 
 # ---------- pipeline ----------
 
-def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()) -> pl.LazyFrame:
-    """patents (pub_id, app_date, title, abstract, inventors) x papers (`papers` schema) -> evidence pairs.
-
-    Returns every `patent_paper_pairs` column plus n_matched, all_exact, license and n_wins."""
+def match_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()
+                 ) -> dict[str, pl.LazyFrame]:
+    """The matcher's funnel as lazy frames, in order: candidates (names + overlap), dated, distinct_papers
+    (near-duplicates merged), term_overlap (thresholds passed), distinct (rivals beaten), one_to_one, licensed."""
     cands = author_candidates(explode_inventors(patents, params.min_inventors), explode_aliases(papers), params)
     dated = (cands.join(patents.select("pub_id", "app_date"), on="pub_id")
              .join(papers.select("work_id", "pub_date", "license"), on="work_id")
@@ -352,9 +352,8 @@ def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams
              .filter(pl.col("day_delta").is_between(-params.days_before, params.days_after)))
     passes = ((pl.col("title_min") >= params.min_normalised) & (pl.col("abstract_min") >= params.min_normalised)
               & (pl.col("title_max") >= params.max_normalised) & (pl.col("abstract_max") >= params.max_normalised))
-    if params.merge_duplicates:
-        dated = drop_duplicate_papers(dated, papers, params)
-    scored = term_overlaps(dated.cache(), patents, papers, params.idf).cache()  # Python UDFs above: evaluate once
+    merged = drop_duplicate_papers(dated, papers, params) if params.merge_duplicates else dated
+    scored = term_overlaps(merged.cache(), patents, papers, params.idf).cache()  # Python UDFs above: evaluate once
     if params.competitors == "scored":
         scored = scored.filter(passes)
     elif params.competitors != "dated":
@@ -367,8 +366,22 @@ def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams
     distinct = margins.filter(passes & (pl.col("n_wins") >= params.scores_to_win))
     one_to_one = distinct.filter((pl.len().over("pub_id") == 1) & (pl.len().over("work_id") == 1))
     licensed = one_to_one.filter(pl.col("license").is_in(list(params.licences)))
+    return {"candidates": cands, "dated": dated, "distinct_papers": merged, "term_overlap": scored.filter(passes),
+            "distinct": distinct, "one_to_one": one_to_one, "licensed": licensed}
+
+
+def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()) -> pl.LazyFrame:
+    """patents (pub_id, app_date, title, abstract, inventors) x papers (`papers` schema) -> evidence pairs.
+
+    Returns every `patent_paper_pairs` column plus n_matched, all_exact, license and n_wins."""
+    licensed = match_stages(patents, papers, params)["licensed"]
     return licensed.select("pub_id", "work_id", "author_overlap", "day_delta", *SCORES, "margin", "n_matched",
                            "all_exact", "license", "n_wins").sort("pub_id", "work_id")
+
+
+def funnel_counts(stages: dict[str, pl.LazyFrame]) -> dict[str, int]:
+    """Pairs left after each stage of `match_stages` (collects each once)."""
+    return {name: int(frame.select(pl.len()).collect().item()) for name, frame in stages.items()}
 
 
 def inventor_query_names(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyFrame:
