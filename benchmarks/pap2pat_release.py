@@ -48,17 +48,6 @@ def bullet_counts(pairs: list[ReleasedPair]) -> None:
         print(f"  {level:6s} " + "  ".join(f"{k}: {v:.3f}" for k, v in shares.items()))
 
 
-def opening_words(sections: list[dict], level: str, words: int = 5) -> list[dict]:
-    """Baseline outline: each bullet is the next `words` words of the section's opening."""
-    out = []
-    for sec in sections:
-        toks = " ".join(sec["paragraphs"]).split()
-        n = section_bullets(sec["paragraphs"], LEVELS[level])
-        out.append({**sec, f"outline_{level}": [" ".join(toks[k * words:(k + 1) * words]) for k in range(n)],
-                    "subsections": opening_words(sec["subsections"], level, words)})
-    return out
-
-
 def outline_recall(pairs: list[ReleasedPair]) -> None:
     print(f"outline recall (content-word ROUGE-1 recall of the bullets) over {len(pairs)} pairs:")
     for level in LEVELS:
@@ -68,7 +57,7 @@ def outline_recall(pairs: list[ReleasedPair]) -> None:
             released = p.outlines.get(level) or render_outline(p.patent["sections"], level)
             ours.append(m.outline_recall(render_outline(add_outlines(bare, reference=p.patent.get("claims") or []),
                                                         level), released))
-            base.append(m.outline_recall(render_outline(opening_words(bare, level), level), released))
+            base.append(m.outline_recall(render_outline(add_outlines(bare, m.opening_words_writer), level), released))
         mean = lambda xs: sum(x for x in xs if x is not None) / max(1, sum(x is not None for x in xs))  # noqa: E731
         print(f"  {level:6s} offline writer: {mean(ours):.3f}  opening words: {mean(base):.3f}")
 

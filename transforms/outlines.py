@@ -52,7 +52,8 @@ described describe describes illustrated illustrate illustrates depicted depicts
 referred given made make makes well first second third non ser nos approx ca ml mg ug µl μl ul nm mm cm
 min hr hrs rpm wt vol sec
 """.split())
-# cue verbs: a phrase's sentence that holds one of these forms gets the verb, else "describe"
+# cue verbs: a phrase's sentence that holds one of these forms gets the verb, else "introduce" for a section's
+# first bullet (of several) and "describe" after it, the release's two commonest openings (38 % and 9 % of bullets)
 _VERBS = {v: k for k, forms in {
     "prepare": "prepared prepare prepares preparing", "measure": "measured measure measures measuring",
     "connect": "connected connect connects connecting", "form": "formed form forms forming",
@@ -229,7 +230,8 @@ def key_phrase_bullets(paragraphs: list[str], n: int) -> list[str]:
             if extra is not None:
                 used.add(_key(extra[1]))
                 phrase = phrase + ["and"] + extra[1][:2]
-        bullets.append(" ".join([verb or "describe", *(_lower(w) for w in phrase)]))
+        bullets.append(" ".join([verb or ("introduce" if k == 0 and n > 1 else "describe"),
+                                 *(_lower(w) for w in phrase)]))
     return bullets
 
 

@@ -274,6 +274,12 @@ def bullet_words(outline_md: str) -> Counter:
                    for w in _WORD.findall(line[2:].lower()) if w not in stop)
 
 
+def opening_words_writer(paragraphs: list[str], n: int, words: int = 5) -> list[str]:
+    """Baseline bullet writer (a floor, not for publishing): bullet k = words k*5 .. k*5+4 of the section."""
+    toks = " ".join(paragraphs).split()
+    return [" ".join(toks[k * words:(k + 1) * words]) for k in range(n) if toks[k * words:(k + 1) * words]]
+
+
 def outline_recall(ours_md: str, released_md: str) -> float | None:
     """ROUGE-1 recall on content words of the bullets: share of the released outline's words ours has (clipped)."""
     want = bullet_words(released_md)
