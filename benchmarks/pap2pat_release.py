@@ -79,29 +79,17 @@ def matching(pairs: list[ReleasedPair]) -> float:
 
 def metric_diff(pairs: list[ReleasedPair], n: int) -> float | None:
     try:
-        import rouge_metric
-        import sacrebleu
+        import rouge_metric  # noqa: F401
+        import sacrebleu  # noqa: F401
     except ImportError:
         print("metrics: rouge-metric / sacrebleu not installed (pip install -e '.[test]'); not compared")
         return None
-    rouge, bleu = rouge_metric.PyRouge(rouge_n=(1, 2)), sacrebleu.BLEU()
+    from patentfactory.evaluation.pap2pat_reference import max_difference, reference_scores
+
     docs = sorted(((render_fulltext(p.patent["sections"]), p.outlines["short"]) for p in pairs
                    if "short" in p.outlines), key=lambda d: len(d[0]))[:n]
-    worst = 0.0
-    for ref, gen in docs:
-        ours = m.paper_metrics(gen, ref)
-        pair = m.section_pair(gen, ref)
-        theirs = {f"{k}_f": v["f"] for k, v in rouge.evaluate([gen], [[ref]]).items()}
-        theirs["bleu"] = bleu.corpus_score([pair.generated[h] for h in pair.headings],
-                                           [[pair.reference[h] for h in pair.headings]]).score
-        for name, heads in pair.clusters.items():
-            key = name.lower().replace(" ", "_")
-            if heads:
-                theirs[f"{key}_rouge-l_f"] = rouge.evaluate([pair.generated[h] for h in heads],
-                                                            [[pair.reference[h]] for h in heads])["rouge-l"]["f"]
-                theirs[f"{key}_bleu"] = bleu.corpus_score([pair.generated[h] for h in heads],
-                                                          [[pair.reference[h] for h in heads]]).score
-        worst = max([worst] + [abs(ours[k] - v) / (100 if "bleu" in k else 1) for k, v in theirs.items()])
+    worst = max((max_difference(m.paper_metrics(gen, ref), reference_scores(gen, ref)) for ref, gen in docs),
+                default=0.0)
     print(f"metrics: ours vs rouge-metric + sacrebleu on {len(docs)} pairs (short outline as the draft): "
           f"max |diff| {worst:.6f}")
     return worst

