@@ -162,7 +162,8 @@ def explode_inventors(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyF
            .unnest("inventors"))
     full = pl.when(pl.col("first").is_not_null() & pl.col("last").is_not_null()) \
         .then(pl.concat_str("first", pl.lit(" "), "last")).otherwise(pl.col("name"))
-    inv = inv.with_columns(normalise_name(full).alias("key")).filter(pl.col("key").is_not_null() & (pl.col("key") != ""))
+    inv = (inv.with_columns(normalise_name(full).alias("key"))
+           .filter(pl.col("key").is_not_null() & (pl.col("key") != "")))
     return name_parts(inv.select("pub_id", "inv_idx", "key", "n_inventors"), "key")
 
 

@@ -76,7 +76,8 @@ def same_person(inventors: pl.LazyFrame, aliases: pl.LazyFrame, fuzzy: bool = Tr
         return by_last.with_columns(pl.col("last_tok").alias("last_tok_a"), exact.alias("exact"))
     squashed = pl.col("key").str.replace_all(" ", "") == pl.col("key_a").str.replace_all(" ", "")
     by_last = (inventors.join(aliases, on="last_tok", suffix="_a")
-               .filter(exact | squashed | (_initial_ok(pl.col("first_tok"), pl.col("first_tok_a"), initials_only) & mids))
+               .filter(exact | squashed
+                       | (_initial_ok(pl.col("first_tok"), pl.col("first_tok_a"), initials_only) & mids))
                .with_columns(pl.col("last_tok").alias("last_tok_a")))
     later = lambda a, b: pl.col(b).str.split(" ").list.slice(1).list.contains(pl.col(a))  # noqa: E731
     compound = (inventors.join(aliases, on="first_tok", suffix="_a")

@@ -53,12 +53,15 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
     why = "; ".join(f"{n} × {w}" for w, n in sorted((text.get("why_abstract_only") or {}).items())) or "none"
     outline_scores = ", ".join(f"{k} {v}" for k, v in sorted(scores.items()) if k.startswith("outline"))
     writer = (f"- **Outline bullets are written by `{llm_model}`** through an OpenAI-compatible endpoint (see "
-              "'Outline route'; the paper used Llama-3 70B), a JSON schema fixing n per section; an answer that "
+              "'Outline route'; the paper used Llama-3 70B) with the authors' guidelines (outline_bullets.v2: "
+              "structure not content, <= 5 words, varied verbs), a JSON schema fixing n per section; unlike the "
+              "authors, each section is asked alone, without its heading or the rest of its chunk. An answer that "
               "fails validation twice falls back to the offline key-phrase writer. "
               if llm_model else
               "- **Outline bullets are written offline, not by Llama-3 70B.** The default writer is deterministic and "
               "needs no model: each section's span is cut into n parts and each part gets its most salient key phrase "
-              "(runs of content words ranked by frequency in the section) behind a cue verb ('describe …'). ")
+              "(runs of content words ranked by frequency in the section) behind a cue verb (the sentence's own, else "
+              "'introduce …' first and 'describe …' after). ")
     return "\n".join([
         writer + "Any writer's "
         f"output, a model's included, passes a no-copy guard: a bullet holding {COPY_WORDS} or more consecutive "
@@ -66,8 +69,12 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
         f"{mean_words:.1f} words on average (paper: {PAPER_BULLET_WORDS}); "
         f"{o.get('bullets_cut_by_copy_guard', 0)} cut by the guard; 0 hold {COPY_WORDS} verbatim patent words.",
         f"- **Bullet budget**: {bullet_rule(params.docs.rounding, params.docs.chunk_chars)}.",
-        f"- **Baselines** (ROUGE-L F against the patent text, test split, as `pf eval pap2pat`): copy the paper "
-        f"{scores.get('copy_paper', 'n/a')}; the outline itself as the patent: {outline_scores or 'n/a'}.",
+        f"- **Baselines** (the paper's line-level ROUGE-L F against the patent text, test split, as `pf eval "
+        f"pap2pat`): copy the paper {scores.get('copy_paper', 'n/a')}; the outline itself as the patent: "
+        f"{outline_scores or 'n/a'}.",
+        "- **Metrics** (`pf eval pap2pat`) as the authors' code computes them (rouge-metric's PyRouge line by line, "
+        "sacrebleu per document, Background / Summary / Detailed Description clusters); repetition and length ratio "
+        "count whitespace words, not Llama-3 tokens; BERTScore is not computed.",
         f"- **Paper full text**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC `fullTextXML`, "
         f"PMCID from SemOpenAlex), {text.get('pdf', 0)} from the open-access PDF parsed with pdfplumber and "
         "font-size heading levels (the paper used Grobid); "

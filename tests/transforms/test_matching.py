@@ -164,14 +164,11 @@ def test_name_folding_transliterates_instead_of_dropping_letters():
 
 
 def test_initials_name_order_and_compound_names_match_one_person():
-    patents = pl.LazyFrame({"pub_id": ["P1"], "inventors": [[
-        {"name": "Zhang Zhengdong", "first": None, "last": None}, {"name": "J. Peter Kuehn", "first": None, "last": None},
-        {"name": "Caroline Pot Kreis", "first": None, "last": None}, {"name": "Dao-Xiu Zhou", "first": None, "last": None},
-        {"name": "Tom Nilsen", "first": None, "last": None}]]})
-    papers = pl.LazyFrame({"work_id": ["W1"], "authors": [[
-        {"id": "A1", "name": "Zhengdong Zhang", "alt_names": []}, {"id": "A2", "name": "Jan Peter Kühn", "alt_names": []},
-        {"id": "A3", "name": "Caroline Pot", "alt_names": []}, {"id": "A4", "name": "Daoxiu Zhou", "alt_names": []},
-        {"id": "A5", "name": "Turid Nilsen", "alt_names": []}]]})
+    names = ["Zhang Zhengdong", "J. Peter Kuehn", "Caroline Pot Kreis", "Dao-Xiu Zhou", "Tom Nilsen"]
+    authors = ["Zhengdong Zhang", "Jan Peter Kühn", "Caroline Pot", "Daoxiu Zhou", "Turid Nilsen"]
+    patents = pl.LazyFrame({"pub_id": ["P1"], "inventors": [[{"name": n, "first": None, "last": None} for n in names]]})
+    papers = pl.LazyFrame({"work_id": ["W1"], "authors": [[{"id": f"A{k}", "name": n, "alt_names": []}
+                                                            for k, n in enumerate(authors, 1)]]})
     inv, al = explode_inventors(patents), explode_aliases(papers)
     got = match_authors(inv, al).collect()
     assert sorted(got["author_id"]) == ["A1", "A2", "A3", "A4"]  # Tom and Turid are two people
