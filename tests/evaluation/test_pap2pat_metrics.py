@@ -108,3 +108,16 @@ def test_offline_outlines_recall_the_released_words_well_above_the_opening_words
 def _bare(sections: list[dict]) -> list[dict]:
     return [{"title": s["title"], "paragraphs": s["paragraphs"], "subsections": _bare(s["subsections"])}
             for s in sections]
+
+
+def test_bertscore_with_the_packaged_encoder(pairs):
+    from patentfactory.evaluation.encoders import packaged_model_path, shared_model
+
+    model = shared_model(str(packaged_model_path()), "cpu")
+    patent = "\n".join(pairs[0]["patent"].split("\n")[:12])
+    same = m.bertscore(patent, patent, model)
+    assert same["F1"] == pytest.approx(1.0, abs=1e-5)
+    other = m.bertscore(pairs[1]["short"], patent, model)
+    own = m.bertscore(pairs[0]["short"], patent, model)
+    assert 0 < other["F1"] < own["F1"] < 1  # its own outline is closer to the patent than another pair's
+    assert m.bertscore("", patent, model)["F1"] == 0.0
