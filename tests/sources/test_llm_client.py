@@ -49,7 +49,7 @@ def test_structured_answer_is_cached_and_a_rerun_sends_nothing(replica, tmp_path
     assert body["response_format"]["json_schema"]["schema"]["properties"]["bullets"]["minItems"] == 2
     assert client.stats.requests == 1 and client.stats.prompt_tokens > 0
     # the answer lies with the raw data, content-addressed by model + instruction + schema + input
-    files = list((tmp_path / "raw" / "llm" / "outline_bullets.v1").rglob("*.json"))
+    files = list((tmp_path / "raw" / "llm" / "outline_bullets.v2").rglob("*.json"))
     assert len(files) == 1 and json.loads(files[0].read_text())["model"] == "replica"
     served = routes_llm.served["replica"]
     again = _client(replica.base_url + "/v1", "replica", tmp_path).ask(instr, "N = 2\n\n" + TEXT, bullet_schema(2))
