@@ -282,7 +282,11 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
         "Alignment": (f"{counts.get('aligned', 0)} cases linked to a US publication by application number "
                       f"(applications filed 2006+), {counts.get('unaligned', 0)} unlinked and dropped: the paper's "
                       "benchmark is its aligned cases, so `base`, `merge` and `split_claim` hold the same cases "
-                      "and are scored on them."),
+                      "and are scored on them." + (
+                          f" **No case could be aligned** (no US publication of any case's application in the "
+                          f"warehouse: ingest USPTO first): all {counts['unaligned_kept']} cases are kept in `base` and "
+                          "`merge`, `split_claim` is not built, and the settings cannot be compared as in the paper."
+                          if counts.get("unaligned_kept") else "")),
         "Tasks": ("`all/eval`: every case, for zero-shot evaluation as in the paper; it contains the train cases "
                   "of `base`, `merge` and `split_claim`, so **do not fine-tune on a train split and score on "
                   "`all/eval`** — score fine-tuned models on the `test` splits. `base` (appellant_arguments + "

@@ -153,6 +153,19 @@ def test_the_three_settings_hold_the_same_aligned_cases():
         assert len(ids) == 3 and ids[0] == ids[1] == ids[2], split
 
 
+def test_with_nothing_to_align_to_every_case_is_kept_and_split_claim_is_not_built():
+    """PTAB ingested without USPTO publications: dropping every case would publish nothing; all are kept in base
+    and merge, counted, and split_claim (which needs the claims) is left out."""
+    from transforms.tasks.pilot import build_tasks, keep_aligned
+
+    df = _task_frame(12, seed=5, unaligned_every=3).with_columns(pl.lit(None, pl.String).alias("pub_id"))
+    counts: dict[str, int] = {}
+    tasks = build_tasks(keep_aligned(df, counts))
+    assert counts == {"aligned": 0, "unaligned_kept": 12}
+    assert tasks["all"]["eval"].height == 12 and "split_claim" not in tasks
+    assert sum(t.height for t in tasks["base"].values()) == 12
+
+
 def test_reexamination_appeals_are_excluded_as_in_the_paper():
     from datetime import date
 

@@ -97,8 +97,15 @@ def align_publications(df: pl.DataFrame, pubs: pl.DataFrame, claims: pl.DataFram
 
 def keep_aligned(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
     """The paper's benchmark is its aligned cases (15,482 links): a case without a linked publication is
-    dropped and counted, so base, merge and split_claim are built and scored on the same cases."""
+    dropped and counted, so base, merge and split_claim are built and scored on the same cases.
+
+    With nothing to align to (no case links to any publication: PTAB ingested without USPTO publications),
+    every case is kept instead and counted as `unaligned_kept`; `split_claim` is then not built and the card says
+    that the settings cannot be compared as the paper does."""
     counts["aligned"] = int(df["pub_id"].is_not_null().sum())
+    if counts["aligned"] == 0:
+        counts["unaligned_kept"] = df.height
+        return df
     return _step(df, df.filter(pl.col("pub_id").is_not_null()), "unaligned", counts)
 
 
@@ -181,7 +188,8 @@ def build_tasks(df: pl.DataFrame) -> dict[str, dict[str, pl.DataFrame]]:
     every = [*INPUTS, "pub_id", "claims"]
     tasks["all"] = {"eval": df.select(*META, *every, *LABELS)}
     for task, fields in TASK_FIELDS.items():
-        splits = {s: df.filter(pl.col("split") == s).select(*META, *fields, *LABELS)
+        rows = df.filter(pl.col("pub_id").is_not_null()) if task == "split_claim" else df  # all, where aligned
+        splits = {s: rows.filter(pl.col("split") == s).select(*META, *fields, *LABELS)
                   for s in ("train", "val", "test")}
         kept = {s: t for s, t in splits.items() if t.height}
         if kept:
