@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from .convert import (
-    app_fields, aps_patent_number, country_of, doc_type_of, int_or_none, normalise_ipc, safe_app_number, safe_pub_id,
+    app_fields, aps_patent_number, country_of, doc_type_of, int_or_none, read_ipc, safe_app_number, safe_pub_id,
     yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, party, person, refs_in_text
@@ -133,8 +133,8 @@ def _paragraphs(records: list[Record]) -> list[tuple[str | None, str]]:
     return out
 
 
-def _ipc(records: list[Record]) -> list[str]:
-    return [s for rec in records if rec.name == "CLAS" for s in (normalise_ipc(v) for v in rec.all("ICL")) if s]
+def _ipc(records: list[Record], unread: list[str]) -> list[str]:
+    return [s for rec in records if rec.name == "CLAS" for s in (read_ipc(v, unread) for v in rec.all("ICL")) if s]
 
 
 def parse_aps(text: str) -> Doc:
@@ -152,7 +152,7 @@ def parse_aps(text: str) -> Doc:
               pub_date=yyyymmdd_or_none(patn.get("ISD")), app_date=yyyymmdd_or_none(patn.get("APD")),
               title=patn.get("TTL"), app_id=f"US-{safe_app_number('US', app)}" if app else None)
     doc.abstract = "\n".join(v for r in records if r.name == "ABST" for t, v in r.fields if t in PARA_TAGS) or None
-    doc.ipc = _ipc(records)
+    doc.ipc = _ipc(records, doc.ipc_unread)
     doc.inventors, doc.applicants = _people(records)
     for rec in records:
         if rec.name == "PRIR":

@@ -79,6 +79,15 @@ def doc_type_of(number: str | None, is_application: bool = False) -> str:
     return "utility"
 
 
+def read_ipc(raw: str | None, unread: list[str]) -> str | None:
+    """A classification written as text, normalised; one that does not normalise is kept as written in `unread`
+    (publications.classes_raw, flagged), never dropped without a trace."""
+    symbol = normalise_ipc(raw)
+    if symbol is None and raw and raw.strip():
+        unread.append(" ".join(raw.split()))
+    return symbol
+
+
 def ipc_from_parts(section: str | None, cls: str | None, subclass: str | None,
                    main_group: str | None, subgroup: str | None) -> str | None:
     """Structured `classification-ipcr`/`classification-cpc` parts -> `G01S 7/48`."""

@@ -135,6 +135,7 @@ class Doc:
     abstract: str | None = None
     lang: str | None = "en"
     ipc: list[str] = field(default_factory=list)
+    ipc_unread: list[str] = field(default_factory=list)  # text classifications that did not normalise
     cpc: list[str] = field(default_factory=list)
     inventors: list[dict] = field(default_factory=list)
     applicants: list[dict] = field(default_factory=list)
@@ -204,8 +205,11 @@ def kept_raw(doc: Doc) -> dict:
     if bad:
         out["priorities_raw"] = [" ".join(x for x in (p.get("country"), p.get("number")) if x) for p in bad]
         doc.priorities = [p for p in doc.priorities if p not in bad]
+    if doc.ipc_unread:
+        out["classes_raw"] = unique(doc.ipc_unread)
     if out:
-        out["flags"] = [f for f, key in (("app_id", "app_id_raw"), ("priority", "priorities_raw")) if key in out]
+        out["flags"] = [f for f, key in (("app_id", "app_id_raw"), ("priority", "priorities_raw"),
+                                         ("classification", "classes_raw")) if key in out]
     return out
 
 

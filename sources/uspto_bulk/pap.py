@@ -11,7 +11,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .convert import (
-    app_fields, country_of, normalise_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none,
+    app_fields, country_of, read_ipc, safe_app_number, str_or_none, strip_claim_number, upper_or_none,
     claim_number_of,
     yyyymmdd_or_none,
 )
@@ -104,7 +104,7 @@ def parse_pap(root: etree._Element) -> Doc:
               title=v["title"], doc_type="application",
               app_id=f"US-{safe_app_number('US', v['app_number'])}" if v["app_number"] else None)
     doc.abstract = joined(nodes(root, "subdoc-abstract/paragraph"), drop={"number"})
-    doc.ipc = [normalise_ipc(flatten(el)) or "" for el in nodes(root, IPC)]
+    doc.ipc = [read_ipc(flatten(el), doc.ipc_unread) or "" for el in nodes(root, IPC)]
     doc.inventors, doc.applicants = pap_people(root)
     for el in nodes(root, f"{BIB}/foreign-priority-data"):
         p = extract(el, PRIORITY_FIELDS)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from lxml import etree
 
 from .convert import (
-    app_fields, country_of, doc_type_of, normalise_ipc, safe_app_number, safe_pub_id, strip_claim_number,
+    app_fields, country_of, doc_type_of, read_ipc, safe_app_number, safe_pub_id, strip_claim_number,
     upper_or_none, claim_number_of,
     yyyymmdd_or_none,
 )
@@ -122,7 +122,8 @@ def parse_patdoc(root: etree._Element) -> Doc:
               app_id=f"US-{safe_app_number('US', v['app_number'])}" if v["app_number"] else None)
     doc.abstract = joined(nodes(root, "SDOAB//PARA"))
     # fixed-field IPC ('B32B  302' = B32B 3/02): read the text as written, blanks included (flatten collapses them)
-    ipc = [normalise_ipc("".join(e.itertext())) for e in nodes(root, "SDOBI/B500/B510/B511|SDOBI/B500/B510/B512")]
+    ipc = [read_ipc("".join(e.itertext()), doc.ipc_unread)
+           for e in nodes(root, "SDOBI/B500/B510/B511|SDOBI/B500/B510/B512")]
     doc.ipc = [s for s in ipc if s]
     doc.inventors, doc.applicants = patdoc_people(root)
     for el in nodes(root, "SDOBI/B300"):

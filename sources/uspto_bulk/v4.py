@@ -12,7 +12,7 @@ import re
 from lxml import etree
 
 from .convert import (
-    app_fields, cited_by_of, country_of, doc_type_of, int_or_none, ipc_from_parts, lang_or_none, normalise_ipc,
+    app_fields, cited_by_of, country_of, doc_type_of, int_or_none, ipc_from_parts, lang_or_none, read_ipc,
     report_category, safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none,
     yyyymmdd_or_none,
 )
@@ -68,12 +68,12 @@ def ipcr_symbol(parts: dict) -> str | None:
     return ipc_from_parts(*(parts[p] for p in IPCR_PARTS))
 
 
-def classifications(bib: dict[str, list]) -> tuple[list[str], list[str]]:
+def classifications(bib: dict[str, list], unread: list[str]) -> tuple[list[str], list[str]]:
     """IPC (ipcr: first-position `F` first; older `classification-ipc` text) and CPC (main, then further)."""
     ipcr = [extract(el, IPCR_FIELDS) for el in bib["ipcr"]]
     ipcr.sort(key=lambda parts: parts["symbol-position"] != "F")
     ipc = [ipcr_symbol(parts) for parts in ipcr]
-    ipc += [normalise_ipc(flatten(el)) for el in bib["ipc"]]
+    ipc += [read_ipc(flatten(el), unread) for el in bib["ipc"]]
     cpc = [ipcr_symbol(extract(el, IPCR_FIELDS)) for el in bib["cpc"]]
     return [s for s in ipc if s], [s for s in cpc if s]
 
@@ -216,7 +216,7 @@ def parse_v4(root: etree._Element) -> Doc:
     if doc.doc_type == "utility" and fields["appl_type"] in ("design", "plant", "reissue", "sir"):
         doc.doc_type = fields["appl_type"]
     doc.abstract = joined(nodes(abstract, "p"), marks=marks) or (flatten(abstract, marks=marks) or None)
-    doc.ipc, doc.cpc = classifications(bib)
+    doc.ipc, doc.cpc = classifications(bib, doc.ipc_unread)
     doc.inventors, doc.applicants = parties(bib)
     doc.priorities, doc.related, doc.citations = priorities(bib), related(bib), citations(bib)
     doc.claims = claims(parts["claim"], marks)

@@ -20,7 +20,7 @@ import threading
 from lxml import etree
 
 from .convert import (
-    app_fields, cited_by_of, country_of, doc_type_of, int_or_none, lang_or_none, normalise_ipc, report_category,
+    app_fields, cited_by_of, country_of, doc_type_of, int_or_none, lang_or_none, read_ipc, report_category,
     safe_app_number, safe_pub_id, str_or_none, strip_claim_number, upper_or_none, yyyymmdd_or_none,
 )
 from .model import Citation, Claim, Doc, party, person
@@ -213,11 +213,11 @@ class _Reader:
         return self.by_kind.get(kind, [])
 
 
-def _classifications(r: _Reader) -> tuple[list[str], list[str]]:
+def _classifications(r: _Reader, unread: list[str]) -> tuple[list[str], list[str]]:
     ipcr = [_ipcr_parts(values) for values in r.get("I")]
     ipcr.sort(key=lambda parts: parts["symbol-position"] != "F")
     ipc = [ipcr_symbol(parts) for parts in ipcr]
-    ipc += [normalise_ipc(clean(values[0])) for values in r.get("i")]
+    ipc += [read_ipc(clean(values[0]), unread) for values in r.get("i")]
     cpc = [ipcr_symbol(_ipcr_parts(values)) for values in r.get("C")]
     return [s for s in ipc if s], [s for s in cpc if s]
 
@@ -364,7 +364,7 @@ def parse_v4_fast(root: etree._Element, data: bytes) -> Doc | None:
     if doc.doc_type == "utility" and appl_type in ("design", "plant", "reissue", "sir"):
         doc.doc_type = appl_type
     doc.abstract = _abstract(r)
-    doc.ipc, doc.cpc = _classifications(r)
+    doc.ipc, doc.cpc = _classifications(r, doc.ipc_unread)
     doc.inventors, doc.applicants = _parties(r)
     doc.priorities, doc.related, doc.citations = _priorities(r), _related(r), _citations(r)
     doc.claims = _claims(r)

@@ -219,3 +219,30 @@ def test_2001_documents_cut_at_their_doctype_whatever_the_chunks(volume: Path, c
     docs = list(split_stream(pieces, Limits(chunk_bytes=chunk)))
     assert [d.offset for d in docs] == [m.start() for m in re.finditer(rb"<!DOCTYPE PATDOC", data)]
     assert b"".join(d.data for d in docs) == data[docs[0].offset:]
+
+
+UNREADABLE_IPC = "?? NOT A CLASS"
+IPC_TEXT = {"grants_2001_sample.xml": rb"(<B511><PDAT>)[^<]*",  # PATDOC v2.4 fixed-field IPC
+            "applications_sample_2001.xml": rb"(<classification-ipc-primary>\s*<ipc>)[^<]*",  # pap v1.5
+            "ipg050104.small.xml": rb"(<classification-ipc>\s*<edition>\d+</edition>\s*<main-classification>)[^<]*"}
+
+
+@pytest.mark.parametrize("name", sorted(IPC_TEXT))
+def test_a_classification_that_does_not_normalise_costs_nothing_but_a_flag(volume: Path, tmp_path: Path,
+                                                                              name: str) -> None:
+    """A real document whose IPC text is unreadable is kept whole: the symbol as written in `classes_raw`, flagged
+    'classification', everything else as parsed from the untouched document."""
+    kind, doc = next((k, d) for k, d in xml_documents((volume / "uspto" / name).read_bytes()) if k in PATENT_CLAIM_TAG)
+    broken, n = re.subn(IPC_TEXT[name], rb"\g<1>" + UNREADABLE_IPC.encode(), doc, count=1)
+    assert n == 1, "the fixture's IPC element moved"
+    rows = {}
+    for label, data in (("clean", doc), ("broken", broken)):
+        (tmp_path / f"{label}.xml").write_bytes(data)
+        results = list(parse_file(tmp_path / f"{label}.xml"))
+        assert not [r for res in results for r in res.rows.get("rejects", [])]
+        (rows[label],) = [p for res in results for p in res.rows["publications"]]
+    clean, broken_row = rows["clean"], rows["broken"]
+    assert not clean.get("classes_raw") and not clean.get("flags")
+    assert broken_row["classes_raw"] == [UNREADABLE_IPC] and broken_row["flags"] == ["classification"]
+    assert broken_row["pub_id"] == clean["pub_id"] and broken_row["title"] == clean["title"]
+    assert len(broken_row["ipc"]) == len(clean["ipc"]) - 1  # the unreadable one is out of `ipc`, nothing else
