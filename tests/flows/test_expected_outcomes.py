@@ -2,17 +2,14 @@
 stopped source end their task and flow in a named state with their one line; the log holds no traceback."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from prefect import flow, task
 
-from flows.nightly import _outcome, nightly
+from flows.nightly import _outcome
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from patentfactory.errors import NothingToPublish, PFError, QualityGateBlocked, SourceStopped
-from tests.flows.test_nightly_live import live_env, served_world  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.services
+pytestmark = pytest.mark.services  # flow runs
 
 ERRORS = {"Skipped": NothingToPublish("toy: no task has rows in this build", "grow the inputs"),
           "Blocked": QualityGateBlocked("quality gate: toy a/test.parquet: 10 -> 2 rows", "pass --allow-drop"),
@@ -58,15 +55,5 @@ def test_expected_outcomes_are_named_states_with_one_line_and_no_traceback(caplo
     assert 0 < text.count("Traceback") <= 2, "only the real failure prints one (its task, then its flow)"
 
 
-@pytest.mark.slow
-@pytest.mark.slow
-@pytest.mark.long_run(minutes=2)
-def test_a_live_night_on_a_small_world_skips_patenteb_as_a_state(live_env, tmp_path: Path, caplog):  # noqa: F811
-    """Live nights build PatenTEB with the full profile: on the sample world that is too little data, an expected
-    skip. It is reported in one line and logs no traceback (it used to print three)."""
-    result = nightly(data_dir=str(tmp_path / "data"), out=str(tmp_path / "published"), sources="live", seed=7)
-    why = result["skipped"]["patenteb"]
-    assert why.startswith("too few families per IPC3 for the full profile") and result["patenteb"] is None
-    assert f"patenteb: skipped ({why})" in result["summary"]
-    assert "skipped: too few families per IPC3 for the full profile" in caplog.text  # the task's one line
-    assert "Traceback" not in caplog.text and "NothingToPublish" not in caplog.text, caplog.text[-4000:]
+# The whole live night with an expected skip (PatenTEB on too little data) is asserted in
+# tests/flows/test_nightly_live.py::test_missing_credentials_stop_only_those_sources: one night, two outcomes.

@@ -71,15 +71,23 @@ def test_live_nightly_publishes_then_a_quiet_night_publishes_nothing_new(live_en
     assert len(rows) == 1 and rows[0]["parsed_at"]
 
 
-def test_missing_credentials_stop_only_those_sources(live_env, tmp_path: Path, monkeypatch):
+def test_missing_credentials_stop_only_those_sources(live_env, tmp_path: Path, monkeypatch, caplog):
+    """Two expected outcomes in one night, each a state with its one line and no traceback: sources without
+    credentials stop (Deferred), and PatenTEB, built with the live nights' full profile, has too little data on
+    the sample world (Skipped; it used to print three tracebacks)."""
     monkeypatch.delenv("EPO_OPS_KEY")
     monkeypatch.delenv("USPTO_ODP_API_KEY")
     data, out = tmp_path / "data", tmp_path / "published"
     plan = {p["source"]: p for p in nightly(data_dir=str(data), out=str(out), sources="live", plan_only=True)["plan"]}
     assert "USPTO_ODP_API_KEY is not set" in plan["uspto_bulk"]["stopped"]
     assert "EPO_OPS_KEY is not set" in plan["ops"]["stopped"] and plan["lens"]["items"] == 1
-    state = nightly(data_dir=str(data), out=str(out), sources="live", profile="sample", seed=7, return_state=True)
+    state = nightly(data_dir=str(data), out=str(out), sources="live", seed=7, return_state=True)
     result = state.result()
+    why = result["skipped"]["patenteb"]
+    assert why.startswith("too few families per IPC3 for the full profile") and result["patenteb"] is None
+    assert f"patenteb: skipped ({why})" in result["summary"]
+    assert "skipped: too few families per IPC3 for the full profile" in caplog.text  # the task's one line
+    assert "Traceback" not in caplog.text and "NothingToPublish" not in caplog.text, caplog.text[-4000:]
     assert state.is_completed() and state.name == "Deferred", "a stopped source is not a plain COMPLETED night"
     assert any(line.startswith("source uspto_bulk: stopped (") for line in result["summary"])
     assert result["uspto"] is None and "USPTO_ODP_API_KEY" in result["deferred"]["source:uspto_bulk"]
