@@ -28,7 +28,7 @@ from patentfactory.store.inspect import inspect_version
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 
-pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run,
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run(minutes=1.4),  # 4 tests, ~5.5 min
               pytest.mark.xdist_group("operations-rehearsal")]  # its nights follow one another in one rehearsal
 DOC = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 DATASETS = ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat")
