@@ -35,7 +35,8 @@ def _build(data: str, out: str, use_model: bool) -> None:
     from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
     build_and_publish_patenteb(data, out, seed=1, profile="full", use_model=use_model,
-                               overrides={"min_families_per_ipc3": 20})
+                               overrides={"min_families_per_ipc3": 20,  # every eligible family: the widest workload,
+                                          "complete_families_only": False})  # comparable with earlier runs
 
 
 def _child(conn, fn, args) -> None:

@@ -65,7 +65,8 @@ def _build(name: str, data: str, out: str) -> int:
     from patentfactory.stages import build_ipbench, build_pap2pat, build_patenteb, build_pilot
 
     fns = {"patenteb": lambda: build_patenteb.build_and_publish_patenteb(data, out, seed=1, profile="full",
-                                                                         overrides={"min_families_per_ipc3": 20}),
+                                                                         overrides={"min_families_per_ipc3": 20,
+                                                                                    "complete_families_only": False}),
            "pilot": lambda: build_pilot.build_and_publish_pilot(data, out, allow_drop=True),
            "pap2pat": lambda: build_pap2pat.publish_pap2pat(data, out, allow_drop=True),
            "ipbench": lambda: build_ipbench.build_and_publish_ipbench(data, out, allow_drop=True)}

@@ -109,6 +109,7 @@ SMALL = PatenTEBParams(
     seed=3, min_families_per_ipc3=20, negative_depth=60, negative_sources=("bm25",),
     cluster_ipc_min_size=2, cluster_ipc_max_size=8, cluster_inventor_min_size=4, cluster_inventor_max_size=12,
     max_positives_per_query=3, max_triplets_per_query=4,
+    complete_families_only=False,  # a small world, as the sample profile builds it (too few segmented abstracts)
 )
 
 
@@ -402,12 +403,22 @@ def test_family_text_takes_a_members_first_claim_when_the_representative_has_non
 
 
 def test_complete_families_only_keeps_the_papers_population(world, context):
-    """The paper's completeness filter, as an override: every selected family has a segmented abstract."""
+    """The paper's completeness filter is the default (the full profile's population): every selected family has
+    a segmented abstract; the sample profile keeps the other reading. Both count the same candidates."""
+    from patentfactory.stages.build_patenteb import make_params
+
+    assert PatenTEBParams().complete_families_only and make_params(1, "full").complete_families_only
+    assert not make_params(1, "sample").complete_families_only, "a small world keeps every task"
     params = replace(SMALL, complete_families_only=True, min_families_per_ipc3=1)
     ctx = prepare_context(world["publications"], world["claims"], world["citations"], world["families"], params)
     assert 0 < ctx.stats["selected_families"] == ctx.stats["segmented_families"]
     assert ctx.families["seg_pattern"].null_count() == 0
-    assert context.stats["selected_families"] > context.stats["segmented_families"], "off by default"
+    assert context.stats["selected_families"] > context.stats["segmented_families"], "off: incomplete ones kept"
+    on, off = ctx.stats["completeness"], context.stats["completeness"]
+    assert on["applied"] and not off["applied"]
+    assert (on["candidates"], on["complete"]) == (off["candidates"], off["complete"]), "counted before the filter"
+    assert on["complete"] == ctx.stats["selected_families"] and on["incomplete"] == on["candidates"] - on["complete"]
+    assert off["complete"] >= context.stats["segmented_families"], "the per-IPC3 minimum may drop complete ones"
 
 
 def test_texts_truncated_to_token_budget_and_counted(world):
@@ -479,7 +490,13 @@ def test_card_departures_carry_the_builds_counts(built):
     assert f"them: {no_claim['claim_from_another_member']} texts" in text
     assert f"first claim: {no_claim['families']} of {stats['selected_families']}" in text
     neg = stats["negatives_published"]
-    assert f"BM25 {neg['bm25']:,}, dense {neg['dense']:,}" in text and "Completeness filter" in text
+    assert f"BM25 {neg['bm25']:,}, dense {neg['dense']:,}" in text
+    comp = stats["completeness"]
+    assert "**Population** (not the paper's)" in text and \
+        f"{comp['incomplete']:,} of {comp['candidates']:,} eligible families with a text have none" in text
+    paper = departures({**stats, "completeness": {**comp, "applied": True}}, SMALL, "full", None)
+    assert "**Population** (the paper's)" in paper and \
+        f"{comp['complete']:,} of {comp['candidates']:,} eligible families with a text are complete" in paper
     from patentfactory.stages.patenteb_card import reproducing
     assert f"({stats['selected_families']:,} families here, 150,000 in the paper)" in reproducing(stats)
     table = sizes(stats)

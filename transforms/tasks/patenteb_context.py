@@ -67,9 +67,9 @@ class PatenTEBParams:
     cluster_inventor_min_size: int = 100
     cluster_inventor_max_size: int = 1000
     cluster_families_from: str = "all"  # the paper's pools (47,230 / 86,834) exceed its test split
-    # the paper builds every task from structurally complete families (a segmented abstract); off by default
-    # here, so the tasks that read no segment keep the families without one (the card counts them)
-    complete_families_only: bool = False
+    # the paper builds every task from structurally complete families (a segmented abstract): on by default;
+    # off keeps the families without one in the tasks that read no segment (the sample profile; the card counts both)
+    complete_families_only: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -138,25 +138,39 @@ def family_people_rows(publications: pl.LazyFrame, families: pl.LazyFrame) -> pl
 def plan_family_selection(
     publications: pl.LazyFrame, claims: pl.LazyFrame, families: pl.LazyFrame, edges: pl.LazyFrame,
     params: PatenTEBParams,
-) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """(filter flags per family, selected families with ids, domains, texts and segments), both lazy."""
+) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
+    """(filter flags per family, selected families with ids, domains, texts and segments, the completeness
+    counts), all lazy. The counts (`candidates` with a text, `complete` among them) are taken before the
+    completeness filter, so the card can state both readings whichever one built the version."""
     reps = choose_representatives(publications, families, params.min_year, params.preferred_lang)
     flags = flag_family_filters(families, edges, reps, params.max_family_size, params.min_times_cited,
                                 reported_citations(publications, families))
     eligible = flags.filter(pl.col("year_ok") & pl.col("size_ok") & pl.col("cited_ok")).select("family_id")
     texts = assemble_family_texts(reps.join(eligible, on="family_id"), publications, claims, params.separator,
                                   families, params.preferred_lang)
-    selected = (
+    candidates = (
         texts.join(assign_family_ipc3(publications, families), on="family_id")
         .join(_member_facts(publications, families), on="family_id", how="left")
         .pipe(segment_abstracts, "abstract")
-        .filter(pl.col("seg_pattern").is_not_null() if params.complete_families_only else pl.lit(True))
         .pipe(_text_variants, params.separator)
         .filter(pl.col("full_text").str.len_chars() > 0)
+    )
+    counts = candidates.select(pl.len().alias("candidates"),
+                               pl.col("seg_pattern").is_not_null().sum().alias("complete"))
+    selected = (
+        candidates.filter(pl.col("seg_pattern").is_not_null() if params.complete_families_only else pl.lit(True))
         .pipe(keep_large_domains, params.min_families_per_ipc3)
         .drop("inventors", "ipc", "abstract", "claim1")  # parts live on in the text variants
     )
-    return flags, selected
+    return flags, selected, counts
+
+
+def completeness_stats(counts: pl.DataFrame, selected: int, applied: bool) -> dict[str, Any]:
+    """The paper's completeness filter in numbers: eligible families with a text, how many of them have a
+    segmented abstract (`complete`), how many the filter drops or would drop, and whether it was applied."""
+    candidates, complete = (int(v) for v in counts.row(0))
+    return {"applied": applied, "candidates": candidates, "complete": complete,
+            "incomplete": candidates - complete, "selected": selected}
 
 
 def _truncate_variants(fams: pl.DataFrame, params: PatenTEBParams, count_tokens: TokenCounter,
@@ -319,7 +333,7 @@ def prepare_context(
     """Select, split and link families; mine negatives; record the selection funnel in stats."""
     stats: dict[str, Any] = {}
     edges_lf = family_citation_edges(citations, families, "simple")
-    flags_lf, selected_lf = plan_family_selection(publications, claims, families, edges_lf, params)
+    flags_lf, selected_lf, counts_lf = plan_family_selection(publications, claims, families, edges_lf, params)
     flags = flags_lf.collect()
     stats["funnel"] = {
         "simple_families": flags.height,
@@ -328,12 +342,14 @@ def prepare_context(
         "cited_only_by_source_count": int((flags["cited_ok"] & (flags["n_cited_by"] == 0)).sum()),
         "eligible": int((flags["year_ok"] & flags["size_ok"] & flags["cited_ok"]).sum()),
     }
-    fams = _truncate_variants(selected_lf.collect(), params, count_tokens or count_whitespace_tokens, stats)
+    selected, counts = pl.collect_all([selected_lf, counts_lf])  # one pass over the shared candidates
+    fams = _truncate_variants(selected, params, count_tokens or count_whitespace_tokens, stats)
     splits = split_families(fams.lazy().select("family_id", "ipc3"), params.seed, params.split_fractions).collect()
     fams = fams.join(splits.select("family_id", "split"), on="family_id").sort("family_id")
     stats["selected_families"] = fams.height
     stats["domains"] = fams.get_column("ipc3").n_unique()
     stats["segmented_families"] = int(fams.get_column("seg_pattern").is_not_null().sum())
+    stats["completeness"] = completeness_stats(counts, fams.height, params.complete_families_only)
     stats["texts_without_claim"] = _texts_without_claim(fams, publications, claims, families, params.preferred_lang)
     stats["families_by_split"] = {s: int(n) for s, n in fams.group_by("split").len().iter_rows()}
     ids = fams.select("family_id")
