@@ -11,7 +11,10 @@ One task per PatenTEB task the version publishes, named `PatenTEB-<task>`:
   our eval give one score on the same vectors; main score `ndcg_at_10`.
 - classification (`class_text2ipc3`, `class_bloom`): mteb's logistic-regression protocol on `text`/`label`;
   main score `f1` (macro). mteb samples its own training rows: its scores are mteb's, not the paper's probe.
-- paraphrase (`para_*`): mteb pair classification on `text1`/`text2`/`label`; main score `max_ap`.
+- paraphrase (`para_*`): an mteb STS task on `text1`/`text2` with the 0/1 `label` as its score (range 0–1), as the
+  authors register them (their task cards: type STS) and score them (their results table: Pearson r); main score
+  `cosine_pearson`, the Pearson r of cosine similarity against the label that our eval reports. (Pair
+  classification, mteb's other reading of a labelled pair, would score average precision: not the paper's metric.)
 - clustering (`clusters_*`): mteb's clustering on `text`/`label`; main score `v_measure`.
 `class_nli_oldnew` has no mteb task type (the paper's probe reads concat(u, v, u − v) to learn the citation
 direction; mteb's pair classification scores a symmetric similarity), so it is listed in `NOT_IN_MTEB`.
@@ -26,9 +29,9 @@ from transforms.tasks.patenteb_beir import ignore_identical_ids
 
 NOT_IN_MTEB = {"class_nli_oldnew": "no mteb task type trains a probe on concat(u, v, u - v) of a text pair"}
 MAIN_SCORES = {"retrieval": "ndcg_at_10", "asymmetric_retrieval": "ndcg_at_10", "classification": "f1",
-               "paraphrase": "max_ap", "clustering": "v_measure"}
+               "paraphrase": "cosine_pearson", "clustering": "v_measure"}
 _TYPES = {"retrieval": "Retrieval", "asymmetric_retrieval": "Retrieval", "classification": "Classification",
-          "paraphrase": "PairClassification", "clustering": "Clustering"}
+          "paraphrase": "STS", "clustering": "Clustering"}
 
 
 def task_name(task: str) -> str:
@@ -92,15 +95,14 @@ def _retrieval_class(spec: Any) -> type:
 
 
 def _columns_class(spec: Any) -> type:
-    """Classification, pair classification and clustering: the stock loaders, our column names."""
+    """Classification, STS (paraphrase) and clustering: the stock loaders, our column names."""
     from mteb.abstasks.classification import AbsTaskClassification
     from mteb.abstasks.clustering import AbsTaskClustering
-    from mteb.abstasks.pair_classification import AbsTaskPairClassification
+    from mteb.abstasks.sts import AbsTaskSTS
 
     base, columns = {
         "classification": (AbsTaskClassification, {"input_column_name": "text", "label_column_name": "label"}),
-        "paraphrase": (AbsTaskPairClassification, {"input1_column_name": "text1", "input2_column_name": "text2",
-                                                   "label_column_name": "label"}),
+        "paraphrase": (AbsTaskSTS, {"column_names": ("text1", "text2"), "min_score": 0, "max_score": 1}),
         "clustering": (AbsTaskClustering, {"input_column_name": "text", "label_column_name": "label"}),
     }[spec.kind]
 
@@ -113,6 +115,10 @@ def _columns_class(spec: Any) -> type:
             self.dataset = self._config(self.metadata.dataset["name"])
             self.dataset_transform(num_proc=num_proc)
             self.data_loaded = True
+
+        def dataset_transform(self, num_proc: int | None = None, **kwargs: Any) -> None:
+            if spec.kind == "paraphrase":  # mteb's STS reads its gold from `score`
+                self.dataset = self.dataset.rename_column("label", "score")
 
     for attr, value in columns.items():
         setattr(PatenTEBColumns, attr, value)

@@ -12,7 +12,7 @@
   random_state 0) on embeddings of a seeded 20 % sample of train, macro-F1 on test. For the NLI pair task
   the features are concat(u, v, u − v) of the query/target embeddings: the signed difference keeps the
   direction of citation that the label encodes (|u − v| would erase it).
-- paraphrase: Pearson r of cosine(text1, text2) against the 0/1 label.
+- paraphrase: Pearson r of cosine(text1, text2) against the 0/1 label (the paper's metric; mteb's STS `cosine_pearson`).
 - clustering: V-measure of MiniBatchKMeans(batch_size=16384, random_state=42) with k = #true clusters.
 A task or split absent from the manifest (small worlds lack some) is skipped with its reason.
 """

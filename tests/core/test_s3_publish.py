@@ -35,7 +35,7 @@ def test_every_config_loads_with_datasets_from_s3_and_latest_is_a_prefix(s3_env,
     import datasets
 
     from patentfactory.store.hf_layout import load_config, read_front_matter
-    from tests.evaluation.synthetic import publish_patenteb
+    from tests.evaluation.synthetic import paraphrase, publish_patenteb
 
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)  # the hub stays unused: the files are on moto
     opts = s3_storage_options()
@@ -59,7 +59,7 @@ def test_mteb_tasks_load_a_version_by_s3_url(s3_env, tmp_path, monkeypatch):
     import datasets
 
     from patentfactory.evaluation.mteb_tasks import patenteb_tasks
-    from tests.evaluation.synthetic import publish_patenteb
+    from tests.evaluation.synthetic import paraphrase, publish_patenteb
 
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)  # the hub stays unused: the files are on moto
     pub = publish_patenteb("s3://bench/pub")
@@ -74,3 +74,6 @@ def test_mteb_tasks_load_a_version_by_s3_url(s3_env, tmp_path, monkeypatch):
     assert sum(len(v) for v in split["relevant_docs"].values()) == local["qrels"].height
     probe.load_data()
     assert probe.dataset["train"].num_rows == 128 and probe.dataset["test"].num_rows == 8
+    para = tasks["PatenTEB-para_problem"]  # STS by URL too: the 0/1 label is mteb's `score`
+    para.load_data()
+    assert sorted(para.dataset["test"]["score"]) == sorted(paraphrase()["label"].to_list())

@@ -211,3 +211,30 @@ def test_pf_export_beir_writes_what_generic_data_loader_reads(version, tmp_path)
     bad = CliRunner().invoke(app, ["export", "beir", "--root", str(root), "--out", str(tmp_path / "x"),
                                    "--task", "class_bloom"])
     assert bad.exit_code != 0 and "not a retrieval task" in bad.output
+
+
+def test_paraphrase_pearson_r_is_mtebs_sts_cosine_pearson(tmp_path):
+    """The paper scores para_* with Pearson r (its results table) and registers them as STS (its task cards):
+    our eval's score equals mteb's STS `cosine_pearson` on the same vectors, and the mteb task reports it as its
+    main score. Pair classification (average precision) would give another number on the same pairs."""
+    import mteb
+
+    from patentfactory.evaluation.mteb_tasks import patenteb_tasks
+    from patentfactory.evaluation.patenteb import score_paraphrase
+    from tests.evaluation.synthetic import paraphrase
+
+    pairs = paraphrase()
+    noisy = pl.DataFrame({"text1": [f"{a} {b.split()[0]}" for a, b in zip(pairs["text1"], pairs["text2"])],
+                          "text2": pairs["text2"], "label": pairs["label"]})  # not perfectly separable
+    pub = publish_patenteb(str(tmp_path), {"para_problem": {"test": noisy}})
+    pv = open_version(Storage(tmp_path), "patenteb", pub.version)
+    ours_r = score_paraphrase(pv, task_specs()["para_problem"], Encoder("bow", bow), PatenTEBEvalConfig())[0].value
+    task = patenteb_tasks(str(tmp_path / "patenteb" / pub.version), tasks=["para_problem"])[0]
+    assert task.metadata.type == "STS" and task.metadata.main_score == "cosine_pearson"
+    score = mteb.evaluate(BowModel.make(), [task], cache=None, show_progress_bar=False).task_results[0] \
+        .scores["test"][0]
+    assert score["main_score"] == score["cosine_pearson"] == pytest.approx(ours_r, abs=1e-6)
+    assert 0.0 < ours_r < 1.0, "a score with room to differ"
+    from sklearn.metrics import average_precision_score
+    cos = np.sum(bow(noisy["text1"].to_list()) * bow(noisy["text2"].to_list()), axis=1)
+    assert abs(average_precision_score(noisy["label"].to_list(), cos) - ours_r) > 0.01, "AP is another metric"
