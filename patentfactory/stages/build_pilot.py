@@ -265,10 +265,11 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
                              "decisions (synthetic text written to our own conventions; the reference set above is the "
                              "measure for real prose):\n\n" + f1 if agreement else "")),
         "Leakage policy": (
-            "Inputs are `appellant_arguments` and `examiner_findings` only (`merged_text` is the two joined in "
-            "document order, without role markers and without facts); the Board's opinion and the facts are in "
-            "no task. Before splitting, every case is checked whichever splitter ran: a case whose inputs hold a "
-            "sentence in the Board's voice or a sentence of its own `ptab_opinion` (6+ words) is refused — "
+            "Inputs are `appellant_arguments` and `examiner_findings` only (`merged_text` is the two joined, the "
+            "appellant's sentences first, without role markers and without facts); the Board's opinion and the "
+            "facts are in no task. Before splitting, every case is checked whichever splitter ran: a case whose "
+            "inputs hold a sentence in the Board's voice or a sentence of its own `ptab_opinion` (6+ words) is "
+            "refused — "
             f"**{counts.get('leak_refused', 0)}** refused in this build"
             + (f" (first: `{refused[0]}`)" if refused else "") + ". Labels come from the record only: the API's "
             "appealOutcomeCategory, issueTypeBag and statuteAndRuleBag and the decision's verdict: its DECISION/ORDER "
@@ -335,9 +336,12 @@ def _paper_readings(df: pl.DataFrame, counts: dict, words: dict) -> str:
         "(its table has them); no kept case carries one."
         f"\n- **Alignment**: {counts.get('unaligned', 0)} cases without a linked publication dropped, so all three "
         "settings are scored on the same aligned cases, as in the paper."
-        "\n- **Merge** is the appellant and examiner sentences joined in document order. The paper's Merge is a "
-        f"condensed, role-neutral rewrite about 15 % shorter than Base; ours is {ratio} % of Base's words "
-        "(no rewrite: an LLM condensation would put generated text into the input)."
+        "\n- **Merge** is built as the authors' released inference code builds it (TeamLab/pilot-bench, "
+        "`src/inference/*_predict.py`, setting `merge`: the appellant's sentence list extended by the examiner's, "
+        "one role-neutral field): every appellant sentence, then every examiner sentence, no rewrite, so "
+        f"`merged_text` is {ratio} % of Base's words in this build. The paper's text reports Merge about 15 % "
+        "shorter than Base; its code condenses nothing, so we read that difference as the prompts' (Base's prompt "
+        "names the two roles; the prompt files are not released) and no LLM condensation is offered."
         "\n- **Board authorities** come from the record's rule bag only, as in the paper: a provision outside the "
         "eight listed (35 USC 101/102/103/112, 35 USC 6, 251 ...) is `Others`, only 35 USC 134 is left out. "
         "**Issue types** also read the DECISION/ORDER section where the API names no statute (the paper uses "
@@ -357,7 +361,8 @@ def _reproducing(df: pl.DataFrame) -> str:
         "(`prior`, `keyword`) per setting as `all:<label>`, `all:merge:<label>`, `all:split_claim:<label>`. "
         f"This build has {df.height} cases against the paper's about 15,500. What stops the rest: the model "
         "runs themselves (closed-model APIs and GPU inference are not part of this pipeline), the paper's exact "
-        "case list (not released with ids we can match), and the paper's condensed Merge text (see Departures).")
+        "case list (not released with ids we can match), and the paper's prompt files (not released; they make "
+        "the paper's Merge input shorter than Base, see Departures).")
 
 
 @within_budget("build-pilot")

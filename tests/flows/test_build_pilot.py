@@ -105,6 +105,7 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     assert "Board sentences that reached an input role: **0**" in card and "do not fine-tune on a train split" in card
     assert "## Departures from the paper" in card and "**0** refused in this build" in card
     assert "## Reproducing the paper" in card and "Reexamination appeals" in card and "Date window" in card
+    assert re.search(r"`merged_text` is 100\.0 % of Base's words", card), "Merge as the authors' code: no rewrite"
     checks = rep.manifest["leakage"]
     assert {"no_val_or_test_case_in_any_train_split", "no_board_voice_in_inputs"} <= set(checks), checks
 

@@ -6,7 +6,7 @@ of the other tasks, so it is not a test split), and `base`, `merge`, `split_clai
 train/val/test (80/10/10, stratified by coarse subdecision, one application never in two splits, the
 same assignment in every task; from 3 cases on, test and val get at least one case each). The
 leakage policy: inputs are `appellant_arguments` and `examiner_findings` (and `merged_text`, the two
-joined); a case whose inputs hold a Board-voice sentence or a sentence of its own `ptab_opinion` is
+joined, appellant first); a case whose inputs hold a Board-voice sentence or a sentence of its own `ptab_opinion` is
 refused (`refuse_leaks`), whichever splitter ran; labels come from the record (`ptab_labels`).
 """
 from __future__ import annotations
@@ -115,10 +115,15 @@ def drop_unlabelled(df: pl.DataFrame, counts: dict[str, int]) -> pl.DataFrame:
     return _step(df, df.filter(pl.col("issue_type").list.len() > 0), "no_issue_type_in_record", counts)
 
 
+MERGE_ORDER = ("appellant_arguments", "examiner_findings")
+
+
 def add_settings(df: pl.DataFrame) -> pl.DataFrame:
-    """Input settings: `merged_text` is the appellant and examiner sentences joined in document order,
-    without role markers and without facts (never longer than the two roles together)."""
-    merged = [" ".join(s for s, r in zip(sents, roles) if r in ("appellant_arguments", "examiner_findings"))
+    """Input settings: `merged_text` is Merge as the authors' inference code builds it (a list of the appellant's
+    sentences extended by the examiner's, in one role-neutral field): every appellant sentence, then every
+    examiner sentence, each in document order, without role markers and without facts. A rule, not a rewrite:
+    the same words as Base's two fields together."""
+    merged = [" ".join(s for role in MERGE_ORDER for s, r in zip(sents, roles) if r == role)
               for sents, roles in zip(df["sentences"].to_list(), df["roles"].to_list())]
     return df.with_columns(pl.Series("merged_text", merged, pl.String))
 
