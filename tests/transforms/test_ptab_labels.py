@@ -44,7 +44,9 @@ def test_outcome_normalisation(raw, fine, coarse):
 
 # The outcome variants of the paper's variant tables (SPEC: Tables 16-18) and the label each maps to, spelled
 # as the PTAB metadata spells them (case, hyphens, "w/", "(s)", ";" and "&" as found). The tables' own text
-# was not in the reference store when this was written: the list is every label's spelling plus the variant
+# is not in the reference store (searched twice: the arXiv HTML 2601.04758 and the ACL version are stored only
+# by their opening; the authors' repository TeamLab/pilot-bench at 6525772 reads its label dictionary from
+# data/json/decision_type.json, which it does not ship): the list is every label's spelling plus the variant
 # forms issue #39 quotes from them ("w/ new ground(s)", "vacated and remanded", "vacatur", "granted-in-part",
 # "affirmed/reversed in part", "rehearing decision-granted"). Add rows as the tables give them.
 PAPER_VARIANTS = [
