@@ -327,6 +327,9 @@ def _paper_readings(df: pl.DataFrame, counts: dict, words: dict) -> str:
     base = words["appellant_arguments"] + words["examiner_findings"]
     ratio = round(100 * words["merged_text"] / base, 1) if base else 0.0
     early = int((df["decision_date"] < date(2009, 1, 1)).sum())
+    source = df["label_source"]
+    text_issue = int(source.struct.field("issue_type").is_in(["order", "api+order"]).sum())
+    text_verdict = int((source.struct.field("subdecision").fill_null("api") != "api").sum())
     return (
         "\n\n- **Date window**: the paper's data section says PTAB decisions from 2009, its appendix says 2006 "
         f"or later; we take 2006 (SPEC). Cases decided 2006-2008 in this build: {early}; "
@@ -334,8 +337,11 @@ def _paper_readings(df: pl.DataFrame, counts: dict, words: dict) -> str:
         f"\n- **Reexamination appeals** are excluded as in the paper (series 90/95 control numbers): "
         f"{counts.get('reexamination_appeals', 0)} dropped. The fine schema still lists the paper's reexam labels "
         "(its table has them); no kept case carries one."
-        f"\n- **Alignment**: {counts.get('unaligned', 0)} cases without a linked publication dropped, so all three "
-        "settings are scored on the same aligned cases, as in the paper."
+        + (f"\n- **Alignment**: no case aligned (no US publication in the warehouse), so all "
+           f"{counts['unaligned_kept']} cases are kept in base and merge and split_claim is not built: the settings "
+           "are not compared on aligned cases as in the paper." if counts.get("unaligned_kept") else
+           f"\n- **Alignment**: {counts.get('unaligned', 0)} cases without a linked publication dropped, so all "
+           "three settings are scored on the same aligned cases, as in the paper.") +
         "\n- **Merge** is built as the authors' released inference code builds it (TeamLab/pilot-bench, "
         "`src/inference/*_predict.py`, setting `merge`: the appellant's sentence list extended by the examiner's, "
         "one role-neutral field): every appellant sentence, then every examiner sentence, no rewrite, so "
@@ -345,7 +351,10 @@ def _paper_readings(df: pl.DataFrame, counts: dict, words: dict) -> str:
         "\n- **Board authorities** come from the record's rule bag only, as in the paper: a provision outside the "
         "eight listed (35 USC 101/102/103/112, 35 USC 6, 251 ...) is `Others`, only 35 USC 134 is left out. "
         "**Issue types** also read the DECISION/ORDER section where the API names no statute (the paper uses "
-        "the metadata only); `label_source` marks those cases.")
+        f"the metadata only): {text_issue} of {df.height} cases have an issue type from the order "
+        "(`label_source.issue_type` order or api+order). **Subdecision** is the API outcome; where the API states "
+        "none or one outside the schema, the decision's own verdict (order, last page or opening) gives it: "
+        f"{text_verdict} of {df.height} cases.")
 
 
 def _reproducing(df: pl.DataFrame) -> str:

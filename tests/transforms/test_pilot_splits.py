@@ -183,3 +183,21 @@ def test_reexamination_appeals_are_excluded_as_in_the_paper():
     counts: dict[str, int] = {}
     kept = filter_decisions(dec, counts)
     assert kept["case_id"].to_list() == ["a", "d"] and counts["reexamination_appeals"] == 2
+
+
+def test_card_readings_count_labels_from_the_text_and_say_when_nothing_aligned():
+    """Every reading the PILOT card states carries its count: labels read from the decision text (the paper
+    reads the metadata), the Merge ratio, and a build with nothing to align says the settings are not compared."""
+    from patentfactory.stages.build_pilot import _paper_readings
+
+    df = pl.DataFrame({"decision_date": [date(2010, 1, 1), date(2008, 1, 1), date(2012, 1, 1)],
+                       "label_source": [{"subdecision": "api", "issue_type": "order", "board_authority": "api"},
+                                        {"subdecision": "last_page", "issue_type": "api+order",
+                                         "board_authority": "api"},
+                                        {"subdecision": "api", "issue_type": "api", "board_authority": "api"}]})
+    words = {"appellant_arguments": 30.0, "examiner_findings": 20.0, "merged_text": 50.0}
+    text = _paper_readings(df, {"unaligned": 4, "aligned": 3}, words)
+    assert "2 of 3 cases have an issue type from the order" in text and "gives it: 1 of 3 cases" in text
+    assert "`merged_text` is 100.0 % of Base's words" in text and "4 cases without a linked publication" in text
+    alone = _paper_readings(df, {"aligned": 0, "unaligned_kept": 3}, words)
+    assert "all 3 cases are kept in base and merge and split_claim is not built" in alone
