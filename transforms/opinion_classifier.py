@@ -248,6 +248,20 @@ def train_model(folder: Path, settings: dict | None = None) -> dict:
     return to_model(vec, clf, NAME, s, trained_on)
 
 
+def route_report(splitter: ClassifierSplitter, notes: dict[str, str]) -> dict:
+    """The committed score of the route (`pilot_classifier_scores.json`): `reference_report`'s sets, plus every
+    blind batch pooled ("pooled_blind": none of them was seen in training or tuning). `notes`: "held_out",
+    "pooled_blind" and per blind batch ("blind", "blind_2", ...)."""
+    from transforms.opinion_reference import reference_report, reference_sets, score_real
+
+    sets = reference_sets()
+    batches = {k: v for k, v in notes.items() if k.startswith("blind")}
+    report = reference_report(sets["real-style"], splitter, notes.get("held_out", ""), sets, batches)
+    blind = [d for name, ds in sets.items() if name.startswith("real blind") for d in ds]
+    report["real"]["pooled_blind"] = {**score_real(blind, splitter), "note": notes.get("pooled_blind", "")}
+    return report
+
+
 if __name__ == "__main__":  # python -m transforms.opinion_classifier patentfactory/stages/pilot_classifier.json
     from transforms.opinion_reference import REFERENCE_DIR
 
