@@ -218,10 +218,11 @@ def _real_text(real: dict) -> str:
     b, a = real.get("pooled_blind") or real[batches[-1]], real["all"]
     seen = ("the non-blind ones are what the classifier was trained on" if "pooled_blind" in real else
             "all but the blind batch above were seen while the rules were written")
+    unseen = ("it never saw in training or tuning" if "pooled_blind" in real else "labelled after it was frozen")
     return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
             "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
             f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "
-            f"{b['sentences']} sentences labelled after it was frozen): Board sentences that reached an input role: "
+            f"{b['sentences']} sentences {unseen}): Board sentences that reached an input role: "
             f"**{b['board_sentences_in_inputs']}**. {b.get('note', '')}\n\n" + _role_table(b["roles"])
             + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; {seen}, so these figures are "
               "not blind): Board sentences in an input: "
