@@ -25,6 +25,7 @@ Board's narrative.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -406,7 +407,8 @@ class RuleSplitter:
         result.flags = split_flags(result)
         return result
 
-    def paragraphs(self, text: str, sections: list[str] | None = None):  # noqa: ANN201
+    def paragraphs(self, text: str, sections: list[str] | None = None
+                   ) -> Iterator[tuple[str, list[str], list[tuple[str, str | None]]]]:
         """(section, sentences, [(role, cue)]) per paragraph of the two split sections, in order; `sections`
         collects every section met (the trained route reads the same paragraphs and the rules' roles)."""
         for section, paras in split_sections(text):
