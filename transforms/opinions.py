@@ -25,6 +25,7 @@ Board's narrative.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -401,8 +402,18 @@ class RuleSplitter:
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
+        for section, sents, roles in self.paragraphs(text, result.sections):
+            result.sentences += [Sentence(section, r, t, c) for t, (r, c) in zip(sents, roles)]
+        result.flags = split_flags(result)
+        return result
+
+    def paragraphs(self, text: str, sections: list[str] | None = None
+                   ) -> Iterator[tuple[str, list[str], list[tuple[str, str | None]]]]:
+        """(section, sentences, [(role, cue)]) per paragraph of the two split sections, in order; `sections`
+        collects every section met (the trained route reads the same paragraphs and the rules' roles)."""
         for section, paras in split_sections(text):
-            result.sections.append(section)
+            if sections is not None:
+                sections.append(section)
             if section not in SPLIT_SECTIONS:
                 continue
             boards = False  # under a sub-heading of the Board's own (NEW GROUND OF REJECTION, ISSUE ...)
@@ -424,9 +435,7 @@ class RuleSplitter:
                 if quoted and not any(board_voice(t) for t in sents):
                     roles = [(quoted, "quoted")] * len(sents)
                 quoted = roles[-1][0] if sents and roles[-1][0] in ATTRIBUTED and sents[-1].endswith(":") else None
-                result.sentences += [Sentence(section, r, t, c) for t, (r, c) in zip(sents, roles)]
-        result.flags = split_flags(result)
-        return result
+                yield section, sents, roles
 
 
 def _norm(text: str) -> str:
