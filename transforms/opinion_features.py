@@ -9,8 +9,8 @@ paragraph, the rules' roles of its neighbours, and the party the paragraph's fir
 often runs over several sentences after the one that names the party).
 
 `board_veto` is the leakage policy of the route: the rules' Board voice (`opinions.board_voice`) plus the
-Board's evaluations of a party that name no first person ("As correctly indicated by the appellants ...",
-"The examiner has not set forth a prima facie case.", "The appellants' contrary view is clearly erroneous.").
+Board's evaluations of a party that name no first person ("The examiner has not set forth a prima facie
+case.", "The appellants' contrary view is clearly erroneous.", "The Examiner has the better position.").
 A vetoed sentence is the Board's whatever the model says.
 """
 from __future__ import annotations
@@ -41,13 +41,13 @@ _REPORTING = re.compile(r"(?i)^(?:argu|contend|assert|submit|maintain|urg|alleg|
                         r"characteriz|identif|interpret|constru|acknowledg|dispute|challeng|traverse|observ|add)")
 _THAT = re.compile(r"(?i)\b(?:examiner|appellants?|applicants?)\b(?:\W+\w+){0,6}?\W+that\b")
 _FAILS = re.compile(r"(?i)^(?:[^,;\"“]{0,80}, )?(?:the )?(?:examiner|appellants?) "
-                    r"(?:\w+ly )?(?:has not|have not|had not|did not|does not|do not|failed|fails|never|erred|"
+                    r"(?:\w+ly )?(?:has not|have not|had not|did not|does not|do not|(?:has |have |had )?(?:failed|fails|never|erred)|"
                     r"cannot|could not)\b")
 # the Board's evaluations that name no first person (the veto; the rules' `board_voice` comes first)
 _VETO = {
-    "endorses": re.compile(r"(?i)^As (?:correctly |properly |rightly )?(?:indicated|noted|explained|pointed out|stated|"
-                           r"found|argued|recognized|acknowledged) by (?:the )?(?:appellants?|examiner)\b"),
     "judges_party": _FAILS,
+    "party_right": re.compile(r"(?i)\b(?:appellants?|examiner) (?:is|are|was|were) (?:correct|right|incorrect|wrong|"
+                              r"mistaken|in error)\b"),
     "judges_view": re.compile(r"(?i)\b(?:appellants?|examiner)(?:['’]s?)? (?:contrary |erroneous )?(?:view|position|"
                               r"argument|contention|reasoning|analysis|response|rationale)s? (?:is|are|was|were) "
                               r"(?:clearly |simply |therefore |thus )?(?:erroneous|wrong|flawed|incorrect|"

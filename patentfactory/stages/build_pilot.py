@@ -217,7 +217,9 @@ def _real_text(real: dict) -> str:
     b, a = real.get("pooled_blind") or real[batches[-1]], real["all"]
     seen = ("the non-blind ones are what the classifier was trained on" if "pooled_blind" in real else
             "all but the blind batch above were seen while the rules were written")
-    unseen = ("it never saw in training or tuning" if "pooled_blind" in real else "labelled after it was frozen")
+    unseen = ("it never saw in training or tuning; the note gives each batch's first score, the table today's" if
+              "pooled_blind" in real else "labelled after the rules of its day were frozen; the note gives the "
+              "batch's first and only blind score, the table today's")
     return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
             "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
             f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "

@@ -1,4 +1,4 @@
-"""The trained split route (classifier-1): trained on the non-blind reference decisions only, reproducible from the
+"""The trained split route (classifier-3): trained on the non-blind reference decisions only, reproducible from the
 committed script, its grouped-CV figures above a floor, the Board's voice always winning over the model, and its
 committed reference scores (the blind batches scored once, after it was frozen) what it scores today."""
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_the_committed_scores_are_todays(splitter):
              **{k: v["note"] for k, v in committed["real"].items() if "note" in v}}
     report = oc.route_report(splitter, notes)
     assert report == committed
-    assert reference_scores(splitter.name) == committed and committed["splitter"] == "classifier-1"
+    assert reference_scores(splitter.name) == committed and committed["splitter"] == "classifier-3"
     # no Board sentence in an input on the decisions it was trained on
     assert committed["all"]["board_sentences_in_inputs"] == committed["real"]["dev"]["board_sentences_in_inputs"] == 0
     pooled = committed["real"]["pooled_blind"]
