@@ -52,7 +52,8 @@ _VETO = {
                               r"argument|contention|reasoning|analysis|response|rationale)s? (?:is|are|was|were) "
                               r"(?:clearly |simply |therefore |thus )?(?:erroneous|wrong|flawed|incorrect|"
                               r"misplaced|unsound|mistaken|deficient|more laconic|not)\b|\bclearly erroneous\b|"
-                              r"^The problem with\b|\b(?:has|have|had) the (?:better|stronger|weaker) (?:position|argument|view|case)\b|^It is (?:the )?(?:well settled|burden|examiner['’]s burden|"
+                              r"^The problem with\b|\b(?:has|have|had) the (?:better|stronger|weaker) "
+                              r"(?:position|argument|view|case)\b|^It is (?:the )?(?:well settled|burden|examiner['’]s burden|"
                               r"incumbent)|\bit is incumbent upon\b"),
 }
 

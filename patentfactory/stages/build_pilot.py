@@ -223,7 +223,7 @@ def _real_text(real: dict) -> str:
     return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
             "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
             f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "
-            f"{b['sentences']} sentences {unseen}): Board sentences that reached an input role: "
+            f"{b['sentences']} sentences {unseen}): Board sentences that reached an input role today: "
             f"**{b['board_sentences_in_inputs']}**. {b.get('note', '')}\n\n" + _role_table(b["roles"])
             + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; {seen}, so these figures are "
               "not blind): Board sentences in an input: "

@@ -120,11 +120,11 @@ def test_pilot_on_the_trained_classifier_route(setup, tmp_path, monkeypatch):
     report = inspect_version(Storage(out), "pilot", version)
     assert report.ok, report.problems
     config = report.manifest["config"]
-    assert config["splitter"] == "classifier-1" and config["split_route"]["route"] == "classifier"
+    assert config["splitter"] == "classifier-3" and config["split_route"]["route"] == "classifier"
     assert "no_board_voice_in_inputs" in json.dumps(report.manifest)
     pooled = report.manifest["stats"]["reference_scores"]["real"]["pooled_blind"]
     card = (out / "pilot" / version / "README.md").read_text()
-    assert "Route `classifier`: `classifier-1`" in card and "Splitter `classifier-1` (a logistic regression" in card
+    assert "Route `classifier`: `classifier-3`" in card and "Splitter `classifier-3` (a logistic regression" in card
     assert f"blind figures of this splitter ({pooled['decisions']} decisions, {pooled['sentences']} sentences it never saw" in card
     assert report.manifest["stats"]["role_agreement"]["roles"]["appellant_arguments"]["f1"] > 0
 
