@@ -25,6 +25,7 @@ Board's narrative.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
@@ -64,20 +65,30 @@ BOARD_VOICE = {
                    r"view of the foregoing|light of the foregoing)|On (?:this|the) record|Based on (?:this|the) "
                    r"record|Having (?:considered|reviewed))\b",
     "own_reasoning": r"\b(?:supra|infra)\b|\bas (?:discussed|explained|noted|set forth|stated|found|determined) "
-                     r"(?:above|below)\b|\b(?:discussed|addressed) above\b",
+                     r"(?:above|below)\b|\b(?:discussed|addressed) above\b|\bfor the reasons? (?:set forth|given|"
+                     r"stated|discussed|explained) (?:above|below)\b|\bit is reasonable to conclude\b|"
+                     # the Board hedging or weighing: "It would seem, absent evidence to the contrary, that ..."
+                     r"^It (?:would|does|might) (?:seem|appear)\b|^If anything\b",
     "board_evaluation": r"\breversible error\b|\battorney argument\b|\barguments?\b[^.]{0,100}\b(?:is|are|was|were) "
                         r"(?:not (?:supported|convincing|well|commensurate|relevant)|unconvincing|inapposite|"
                         r"irrelevant|"
                         r"insufficient)\b|\bapprise[sd]?\b|\bExaminer did not err\b|\b(?:unavailing|"
                         r"misplaced|without merit|not well[- ]taken)\b|\bnot commensurate with\b|"
                         r"\b(?:[Aa]ppellants?(?:'s?)?|[Tt]hey|[Hh]e|[Ss]he) (?:does|do|has|have|had|did)(?: \w+)? not (?:\w+ )?"
-                        r"(?:explain|address|dispute|contest|identif(?:y|ied)|provided?|point|direct|rebut|offer|show|"
+                        r"(?:explain|address|dispute|contest|identif(?:y|ied)|provided?|point|direct|rebut|refute|offer|show|"
                         r"establish|demonstrate|present|cite|challenge|argue|persuade|allege|assert|contend|"
                         r"proffer|submit)(?:s|d|ed|n)?\b|\b(?:[Aa]ppellants?|[Tt]hey) (?:has|have|had) (?:\w+ )?"
                         r"(?:presented|provided|offered|made|identified|cited) no\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
                         r"explained|notes|noted|determines|determined|correctly)\b|^Rather than\b|"
                         r"\b(?:[Aa]ppellants?|[Ee]xaminer|brief|answer)(?:'s|’s)? (?:\w+ )?(?:merely|barely|simply)\b|"
                         r"\b(?:conclusory|untenable|boilerplate)\b|"
+                        # the Board faulting a party: "... but never indicates which component ...",
+                        # "The examiner also ignores Thom's objective"
+                        r"\bbut (?:never|nowhere)\b|^(?:[^,;]{0,60}, )?[Tt]he [Ee]xaminer (?:\w+ )?(?:ignores|ignored|overlooks|overlooked|"
+                        r"misreads|misread|mischaracteriz\w+|misapprehend\w*|misconstru\w+)\b|"
+                        # the Board endorsing a party: "As correctly indicated by the appellants in their brief, ..."
+                        r"^As (?:correctly |properly |rightly )?(?:indicated|noted|explained|pointed out|stated|found|"
+                        r"argued|recognized|acknowledged) by (?:the )?(?:[Aa]ppellants?|[Ee]xaminer)\b|"
                         # the Board endorsing the examiner: "The Examiner specifically pointed out that ..."
                         r"\b[Ee]xaminer (?:has )?(?:correctly|properly|reasonably|rightly|specifically|explicitly) "
                         r"(?:\w+ )?(?:found|finds|pointed|points|explained|explains|determined|noted|notes|relied|"
@@ -190,6 +201,8 @@ ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec
                     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.|§)$")
 # where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
 _EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.|"
+                        # a footnote marker glued to a sentence's last word: "... Rosen and Chung.1 Rather than ..."
+                        r"(?<=[a-z]{3})\.\d{1,2}|"
                         # a footnote marker glued to a citation: "(Br. 4-6).4 First, ..."
                         r"(?:\)\.?|\.\)|[.?!][\u201d\"])\d{1,2})\s+(?=[A-Z\u201c\"])")
 # a footnote marker opening a piece ("2 We refer to ...") starts a sentence; it is not a number to re-join
@@ -397,12 +410,22 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-7"
+    name = "rules-8"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
+        for section, sents, roles in self.paragraphs(text, result.sections):
+            result.sentences += [Sentence(section, r, t, c) for t, (r, c) in zip(sents, roles)]
+        result.flags = split_flags(result)
+        return result
+
+    def paragraphs(self, text: str, sections: list[str] | None = None
+                   ) -> Iterator[tuple[str, list[str], list[tuple[str, str | None]]]]:
+        """(section, sentences, [(role, cue)]) per paragraph of the two split sections, in order; `sections`
+        collects every section met (the trained route reads the same paragraphs and the rules' roles)."""
         for section, paras in split_sections(text):
-            result.sections.append(section)
+            if sections is not None:
+                sections.append(section)
             if section not in SPLIT_SECTIONS:
                 continue
             boards = False  # under a sub-heading of the Board's own (NEW GROUND OF REJECTION, ISSUE ...)
@@ -424,9 +447,7 @@ class RuleSplitter:
                 if quoted and not any(board_voice(t) for t in sents):
                     roles = [(quoted, "quoted")] * len(sents)
                 quoted = roles[-1][0] if sents and roles[-1][0] in ATTRIBUTED and sents[-1].endswith(":") else None
-                result.sentences += [Sentence(section, r, t, c) for t, (r, c) in zip(sents, roles)]
-        result.flags = split_flags(result)
-        return result
+                yield section, sents, roles
 
 
 def _norm(text: str) -> str:

@@ -48,13 +48,14 @@ _VERDICT_LINE = re.compile(r"^\s*(AFFIRMED[- ]IN[- ]PART|AFFIRMED|REVERSED|VACAT
                            r"\b(.*)$", re.M)
 _VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]part|affirmed|reversed|vacated|"
                             r"remanded)\b|"
-                            r"\b(affirm|reverse)\s+(?:the|as to|our)\b|"
+                            r"\b(affirm|affrim|reverse)\s+(?:the|as to|our)\b|"
                             # the Board's own verdict sentence: "We AFFIRM.", "We affirm-in-part and enter ...",
                             # "We AFFIRM IN PART", "We reverse the rejection under § 102 and affirm ..."
-                            r"\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(affirm(?:[- ]+in[- ]+part)?|"
+                            # ("We AFFRIM.": a real decision's typo)
+                            r"\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(affirm(?:[- ]+in[- ]+part)?|affrim|"
                             r"reverse|vacate|remand)\b", re.I)
 _NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)|1\.196\s*\(b\)", re.I)
-_VERDICT_SENTENCE = re.compile(r"[^.]*\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|reverse|vacate|"
+_VERDICT_SENTENCE = re.compile(r"[^.]*\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|affrim|reverse|vacate|"
                                r"remand)\b[^.]*(?:\.\d*|$)", re.I)
 _BARE_VERDICT = re.compile(r"^\s*(?:AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED)\b[-\sA-Z;,.()§0-9]*$")
 NOT_ISSUES = {"134"}
@@ -140,8 +141,10 @@ def verdict_passage(text: str | None) -> tuple[str, str | None]:
     opening = [p for name, paras in sections if name in ("caption", "decision_on_appeal", "statement_of_the_case")
                for p in paras[:4]]
     for par in opening:
-        if m := _VERDICT_SENTENCE.search(par):
-            return m.group(0).strip(), "opening"
+        if said := [m.group(0).strip() for m in _VERDICT_SENTENCE.finditer(par)]:
+            # every verdict sentence of the paragraph: "We AFFIRM the rejections of claims 1-6. We REVERSE the
+            # rejections of claims 7 and 10." is an affirmance in part
+            return " ".join(said), "opening"
     return (order, "order") if order else ("", None)
 
 
@@ -154,7 +157,7 @@ def outcome_from_order(order: str) -> str | None:
         verdict = lines[-1][0].lower()
     else:
         found = {re.sub(r"[-\s]+", "-", a or b or c).lower() for a, b, c in _VERDICT_WORDS.findall(order)}
-        found = {{"affirm": "affirmed", "reverse": "reversed", "vacate": "vacated", "remand": "remanded",
+        found = {{"affirm": "affirmed", "affrim": "affirmed", "reverse": "reversed", "vacate": "vacated", "remand": "remanded",
                   "affirm-in-part": "affirmed-in-part"}.get(f, f) for f in found}
         if not found:
             return None

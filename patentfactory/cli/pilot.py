@@ -42,7 +42,8 @@ def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", 
                     truth: Annotated[Path | None, typer.Option(help="generator truth/ptab_opinions.parquet")] = None,
                     allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
                     allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
-                    splitter: Annotated[str | None, typer.Option(help="opinion split: rules | llm (default: llm when PF_LLM__BASE_URL is set)")] = None
+                    splitter: Annotated[str | None, typer.Option(help="opinion split: rules | classifier | llm (default: llm when PF_LLM__BASE_URL "
+                                                              "is set, else rules)")] = None
                     ) -> None:
     """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
@@ -64,13 +65,14 @@ def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
                llm: Annotated[bool | None, typer.Option("--llm/--no-llm", help="score the LLM route too (default: "
                                                         "when PF_LLM__BASE_URL is set)")] = None) -> None:
     """Each opinion-split route's precision/recall for the two input roles on the reference decisions (the real
-    decisions' blind third, the rest of them, the real-style set) and the Board sentences it put into an input."""
+    decisions' blind batches, the rest of them, the real-style set) and the Board sentences it put into an input:
+    the rules, the trained classifier (trained on the non-blind sets only), and the LLM when an endpoint is set."""
     from patentfactory.config import Settings
     from patentfactory.stages import llm_routes
     from transforms.opinion_reference import REFERENCE_DIR, reference_sets, routes_table
 
     settings = Settings.load()
-    routes = ["rules"] + (["llm"] if (llm if llm is not None else bool(settings.llm.base_url)) else [])
+    routes = ["rules", "classifier"] + (["llm"] if (llm if llm is not None else bool(settings.llm.base_url)) else [])
     splitters = [llm_routes.make_splitter(r, data_dir, settings) for r in routes]
     rows = routes_table(splitters, reference_sets(reference or REFERENCE_DIR))
     out.print("route | set | decisions | sentences | appellant P | appellant R | examiner P | examiner R | "

@@ -42,6 +42,8 @@ from patentfactory.stages import llm_routes
 
 log = logging.getLogger(__name__)
 REFERENCE_SCORES = Path(__file__).with_name("pilot_reference_scores.json")
+# the trained split route's committed score (transforms/opinion_classifier.route_report)
+CLASSIFIER_SCORES = Path(__file__).with_name("pilot_classifier_scores.json")
 SEARCH_SOURCE, PDF_SOURCE = "ptab_odp", "ptab_pdf"
 PDF_PARSER_VERSION = "ptab-pdf-3"  # 2: page-level text kept (ptab_pages); 3: U+FFFD kept
 
@@ -189,11 +191,13 @@ def build_cases(wh: Warehouse, seed: int, counts: dict[str, int],
 
 
 def reference_scores(splitter: str) -> dict | None:
-    """The committed score of `splitter` on the hand-labelled reference decisions (None for another one)."""
-    if not REFERENCE_SCORES.exists():
-        return None
-    scores = json.loads(REFERENCE_SCORES.read_text(encoding="utf-8"))
-    return scores if scores.get("splitter") == splitter else None
+    """The committed score of `splitter` (the rules' or the classifier's) on the hand-labelled reference decisions
+    (None for another one)."""
+    for path in (REFERENCE_SCORES, CLASSIFIER_SCORES):
+        scores = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if scores.get("splitter") == splitter:
+            return scores
+    return None
 
 
 def _words(df: pl.DataFrame, col: str) -> float:
@@ -207,16 +211,22 @@ def _role_table(roles: dict) -> str:
 
 
 def _real_text(real: dict) -> str:
-    """The real decisions: the blind figures of the splitter used (its freshest blind batch), then all of them."""
+    """The real decisions: the blind figures of the splitter used (its freshest blind batch, or every batch pooled
+    for a trained route that saw none of them), then all of them."""
     batches = sorted((k for k in real if k.startswith("blind")), key=lambda k: int(k.partition("_")[2] or 1))
-    b, a = real[batches[-1]], real["all"]
+    b, a = real.get("pooled_blind") or real[batches[-1]], real["all"]
+    seen = ("the non-blind ones are what the classifier was trained on" if "pooled_blind" in real else
+            "all but the blind batch above were seen while the rules were written")
+    unseen = ("it never saw in training or tuning; the note gives each batch's first score, the table today's" if
+              "pooled_blind" in real else "labelled after the rules of its day were frozen; the note gives the "
+              "batch's first and only blind score, the table today's")
     return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
             "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
             f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "
-            f"{b['sentences']} sentences labelled after it was frozen): Board sentences that reached an input role: "
+            f"{b['sentences']} sentences {unseen}): Board sentences that reached an input role today: "
             f"**{b['board_sentences_in_inputs']}**. {b.get('note', '')}\n\n" + _role_table(b["roles"])
-            + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; all but the blind batch above "
-              "were seen while the rules were written, so these figures are not blind): Board sentences in an input: "
+            + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; {seen}, so these figures are "
+              "not blind): Board sentences in an input: "
               f"{a['board_sentences_in_inputs']}.\n\n" + _role_table(a["roles"]))
 
 
@@ -253,7 +263,10 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
                        f"from their text layer or by OCR (tesseract, 300 dpi). Text origin of the cases: {origin}. "
                        f"Pages of these cases holding U+FFFD (a glyph the text layer could not map; kept): {fffd}."),
         "Filters": "Counts dropped per SPEC filter, in order:\n```json\n" + json.dumps(counts, indent=2) + "\n```",
-        "Opinion split": (f"Splitter `{splitter}` (cue phrases, spaCy sentencizer). A sentence in the Board's "
+        "Opinion split": (f"Splitter `{splitter}` ("
+                          + ("a logistic regression over sentence features on top of the cue phrases, "
+                             if splitter.startswith("classifier") else "cue phrases, ")
+                          + "spaCy sentencizer). A sentence in the Board's "
                           "voice (first person plural, \"is (not) persuasive\", \"the rejection ... is sustained / "
                           "reversed\", \"Accordingly, ...\", \"as discussed above\", \"Appellant does not dispute "
                           "...\", a NEW GROUND or FINDINGS OF FACT sub-section ...) is always `ptab_opinion`; a "
@@ -310,6 +323,9 @@ def _card(df: pl.DataFrame, counts: dict, agreement: dict | None, splitter: str,
             (f"Opinion split by the transparent rule splitter `{splitter}` instead of Gemini-2.5-pro (the LLM route, "
              "`--splitter llm`, plugs into the same `OpinionSplitter` interface and the same leak check). "
              if splitter.startswith("rules") else
+             f"Opinion split by `{splitter}`, a small logistic regression over sentence features on top of the "
+             "rule splitter (see 'Opinion split route'), instead of Gemini-2.5-pro; the leak check applies as on the "
+             "rule route. " if splitter.startswith("classifier") else
              f"Opinion split by `{splitter}` through an OpenAI-compatible endpoint (see 'Opinion split route'), "
              "not necessarily Gemini-2.5-pro; the leak check applies as on the rule route. ") +
             "Mean words per case: "
@@ -378,8 +394,8 @@ def _reproducing(df: pl.DataFrame) -> str:
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
                             allow_drop: bool = False, allow_drift: bool = False,
                             splitter: str | None = None) -> Published:
-    """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | llm (None: llm when
-    PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
+    """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | classifier | llm (None: llm when
+    PF_LLM__BASE_URL is set, else rules; stages/llm_routes.py)."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     counts: dict[str, int] = {}

@@ -21,6 +21,7 @@ from typing import Generic, TypeVar
 
 from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, Refused, load_instruction
 from transforms import opinions, outlines
+from transforms.opinion_classifier import ClassifierSplitter
 from transforms.opinions import OpinionSplit, OpinionSplitter
 
 from patentfactory.config import Settings
@@ -35,6 +36,8 @@ V = TypeVar("V")
 # outline_bullets v2: the Pap2Pat authors' guidelines (structure not content, <= 5 words, varied verbs, exactly N)
 SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v2")
 FALLBACK_FLAG = "llm_fallback"
+# the trained split route's weights: `python -m transforms.opinion_classifier patentfactory/stages/pilot_classifier.json`
+CLASSIFIER_MODEL = Path(__file__).with_name("pilot_classifier.json")
 
 
 # ---------- opinion split ----------
@@ -214,11 +217,26 @@ def route_config(route: object) -> dict:
         c = route.client
         return {"route": "llm", "model": c.model, "instruction": route.instruction.id,
                 "instruction_sha256": route.instruction.sha256, "temperature": 0, "seed": c.seed}
+    if isinstance(route, ClassifierSplitter):
+        return {"route": "classifier", "name": route.name, "settings": route.model["settings"],
+                "trained_on": route.model["trained_on"]["decisions"]}
     return {"route": "rules", "name": getattr(route, "name", getattr(route, "__name__", str(route)))}
 
 
 def route_card(route: object, unit: str, rule_name: str) -> str:
     """The card's paragraph on the route, with the fallback count (deterministic: the cache fixes every answer)."""
+    if isinstance(route, ClassifierSplitter):
+        st, cv = route.model["settings"], route.model["trained_on"]["cv"]["model_alone"]["roles"]
+        return (f"Route `classifier`: `{route.name}`, a logistic regression over sentence features (opening words, "
+                "party mentions, record citations, position, section, the rules' roles of the neighbouring "
+                f"sentences) on top of {rule_name}: the Board's voice first, then the rules' attributions, then the "
+                f"model's at a probability of {st['threshold']} or more. Weights committed "
+                "(patentfactory/stages/pilot_classifier.json, remade deterministically by `python -m "
+                f"transforms.opinion_classifier`), trained on the {route.model['trained_on']['decisions']} non-blind "
+                f"reference decisions only, settings by {st['folds']}-fold cross-validation grouped by decision "
+                f"(the model alone out of fold: appellant P {cv['appellant_arguments']['precision']} R "
+                f"{cv['appellant_arguments']['recall']}, examiner P {cv['examiner_findings']['precision']} R "
+                f"{cv['examiner_findings']['recall']}). Offline and deterministic.")
     if not isinstance(route, (LLMSplitter, LLMBulletWriter)):
         return (f"Route `rules`: {rule_name}, offline and deterministic. The paper used an LLM here; set "
                 "PF_LLM__BASE_URL / PF_LLM__MODEL for the LLM route.")
@@ -232,14 +250,16 @@ def route_card(route: object, unit: str, rule_name: str) -> str:
 
 def make_splitter(route: str | None, data_dir: str | Path, settings: Settings | None = None,
                   dry_run: bool = False) -> OpinionSplitter:
-    """`--splitter rules|llm` (None: llm when PF_LLM__BASE_URL is set)."""
+    """`--splitter rules|classifier|llm` (None: llm when PF_LLM__BASE_URL is set, else rules)."""
     settings = settings or Settings.load()
     route = choose(route, settings, "rules")
     if route == "rules":
         return opinions.RuleSplitter()
+    if route == "classifier":  # the trained route over the rules (committed weights, offline)
+        return ClassifierSplitter.from_file(CLASSIFIER_MODEL)
     if route == "llm":
         return LLMSplitter(client_for(data_dir, settings, dry_run))
-    raise PFError(f"unknown splitter {route!r}", "use --splitter rules or --splitter llm")
+    raise PFError(f"unknown splitter {route!r}", "use --splitter rules, --splitter classifier or --splitter llm")
 
 
 def make_writer(route: str | None, data_dir: str | Path, settings: Settings | None = None,

@@ -102,7 +102,7 @@ def test_ingest_build_publish_and_rerun(tmp_path: Path, monkeypatch: pytest.Monk
     assert all(roles[r]["f1"] >= 0.75 for r in roles), roles  # the board paraphrasing Appellant is missed
     card = (out / "pilot" / pub["version"] / "README.md").read_text()
     assert "Agreement with the generator's ground truth" in card and "unlinked" in card
-    assert "Board sentences that reached an input role: **0**" in card and "do not fine-tune on a train split" in card
+    assert "Board sentences that reached an input role today: **0**" in card and "do not fine-tune on a train split" in card
     assert "## Departures from the paper" in card and "**0** refused in this build" in card
     assert "## Reproducing the paper" in card and "Reexamination appeals" in card and "Date window" in card
     assert re.search(r"`merged_text` is 100\.0 % of Base's words", card), "Merge as the authors' code: no rewrite"

@@ -4,6 +4,7 @@ sends nothing and publishes nothing new; the cache alone rebuilds the version wi
 is down defers the build (SourceStopped); the plan counts the cache's misses; `--splitter` picks the route."""
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import date
 from pathlib import Path
@@ -104,6 +105,28 @@ def test_endpoint_down_defers_and_the_plan_counts_misses(setup, tmp_path, monkey
     build_and_publish_pilot(fresh, str(tmp_path / "published"))
     after = {c.dataset: c for c in llm_costs(settings, fresh)}
     assert after["pilot"].requests == 0 and after["pilot"].cached == before["pilot"].requests
+
+
+def test_pilot_on_the_trained_classifier_route(setup, tmp_path, monkeypatch):
+    """`--splitter classifier`: no endpoint needed; the manifest names the route and its settings, the card reports
+    its blind figures (every blind batch pooled), and the publish step's Board-voice check ran on its output."""
+    _, data = setup
+    _env(monkeypatch, None)
+    out = tmp_path / "published"
+    res = CliRunner().invoke(_app(), ["build", "pilot", "--data-dir", str(data), "--out", str(out), "--truth", TRUTH,
+                                      "--splitter", "classifier"])
+    assert res.exit_code == 0, res.output
+    version = res.output.split()[2]
+    report = inspect_version(Storage(out), "pilot", version)
+    assert report.ok, report.problems
+    config = report.manifest["config"]
+    assert config["splitter"] == "classifier-3" and config["split_route"]["route"] == "classifier"
+    assert "no_board_voice_in_inputs" in json.dumps(report.manifest)
+    pooled = report.manifest["stats"]["reference_scores"]["real"]["pooled_blind"]
+    card = (out / "pilot" / version / "README.md").read_text()
+    assert "Route `classifier`: `classifier-3`" in card and "Splitter `classifier-3` (a logistic regression" in card
+    assert f"blind figures of this splitter ({pooled['decisions']} decisions, {pooled['sentences']} sentences it never saw" in card
+    assert report.manifest["stats"]["role_agreement"]["roles"]["appellant_arguments"]["f1"] > 0
 
 
 def _app():

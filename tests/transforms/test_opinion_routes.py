@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from patentfactory.cli.main import app
 from patentfactory.sim.upstream import Replica
-from patentfactory.stages.build_pilot import REFERENCE_SCORES
+from patentfactory.stages.build_pilot import CLASSIFIER_SCORES, REFERENCE_SCORES
 from transforms.opinion_reference import reference_sets
 
 runner = CliRunner()
@@ -36,6 +36,13 @@ def test_the_rule_route_alone_without_an_endpoint(monkeypatch, tmp_path):
         str(blind["roles"][r][k]) for r in ("appellant_arguments", "examiner_findings") for k in ("precision", "recall")
     ] + ["0"]
     assert {s for _, s in rows} == set(reference_sets()) and "PF_LLM__BASE_URL" in res.output
+    # the trained route beside the rules, as its committed scores say (its blind batches scored once)
+    trained = json.loads(CLASSIFIER_SCORES.read_text(encoding="utf-8"))
+    for key, name in (("blind", "real blind"), ("blind_4", "real blind 4"), ("dev", "real dev")):
+        part = trained["real"][key]
+        assert rows[(trained["splitter"], name)][2:] == [
+            str(part["roles"][r][k]) for r in ("appellant_arguments", "examiner_findings") for k in ("precision", "recall")
+        ] + [str(part["board_sentences_in_inputs"])]
 
 
 @pytest.fixture(scope="module")
