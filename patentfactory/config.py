@@ -94,9 +94,10 @@ class GrobidSettings(BaseModel):
 
 class ArxivSettings(BaseModel):
     """`PF_ARXIV__*`: arXiv's OAI-PMH interface, where Pap2Pat looks up the licence of a matched paper whose open
-    PDF is on arXiv and whose SemOpenAlex licence is not open (sources/arxiv_oai.py). Unset URL: no lookup."""
+    PDF is on arXiv and whose SemOpenAlex licence is not open (sources/arxiv_oai.py); PF_ARXIV__LOOKUP=false: none."""
 
-    oai_url: str | None = "https://export.arxiv.org/oai2"
+    oai_url: str = "https://export.arxiv.org/oai2"
+    lookup: bool = True
 
 
 class Settings(BaseSettings):

@@ -2,17 +2,18 @@
 
 Pipeline, as the authors' step_02/step_03 (boschresearch/Pap2Pat) with their defaults: inventors are matched to
 paper authors by name (`transforms.person_names`: transliterated, apostrophes, ae/oe/ue, initials, name order,
-joined hyphens and particles; `names="exact"` keeps the paper's exact-alias rule); patents with >= 2 inventors; author overlap (share of
-inventors that are authors) >= 0.8; paper date within -365..+730 days of the application filing; term overlap of
-titles and of abstracts (spaCy tokens minus spaCy stop words and punctuation, NLTK's Porter stems), weighted by
-the smoothed IDF ln((1 + N) / (1 + df)) + 1 over the candidate documents (title + abstract; `idf_table`: ours
-estimates the df of the authors' ~930k documents from our candidates and an English word-frequency prior), min- and
-max-normalised, kept when both min >= 0.15 and both max >= 0.1; near-duplicate papers of one patent (title copy
-similarity >= 0.8 and abstract >= 0.6, or an abstract under 80 characters) merged first, keeping the longer
-abstract; distinctiveness per patent: a candidate survives only when it beats every other remaining candidate of
-its patent in 3 of the 4 scores by 0.15 (min) / 0.1 (max); a paper matched to several patents is dropped; then
-the licence filter (CC-BY, CC0, public domain). `distinct="pooled"` is the older rule (margins over the best
-competitor of the patent or the paper). Every pair keeps its evidence. Stemming runs once per distinct token.
+joined hyphens and particles; `names="exact"` keeps the paper's exact-alias rule); patents with >= 2 inventors;
+author overlap (share of inventors that are authors) >= 0.8; paper date within -365..+730 days of the application
+filing; term overlap of titles and of abstracts (spaCy tokens minus spaCy stop words and punctuation, NLTK's Porter
+stems), weighted by the smoothed IDF ln((1 + N) / (1 + df)) + 1 over the candidate documents (title + abstract;
+`idf_table`: ours estimates the df of the authors' ~930k documents from our candidates and an English word-frequency
+prior), min- and max-normalised, kept when both min >= 0.15 and both max >= 0.1; near-duplicate papers of one
+patent (title copy similarity >= 0.8 and abstract >= 0.6, or an abstract under 80 characters) merged first, keeping
+the longer abstract; distinctiveness per patent: a candidate survives only when it beats every other remaining
+candidate of its patent in 3 of the 4 scores by 0.15 (min) / 0.1 (max); a paper matched to several patents is
+dropped; then the licence filter (CC-BY, CC0, public domain; the arXiv lookup is the build's, stages/build_pap2pat).
+`distinct="pooled"` is the older rule (margins over the best competitor of the patent or the paper). Every pair keeps
+its evidence. Stemming runs once per distinct token.
 """
 from __future__ import annotations
 

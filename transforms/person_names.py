@@ -106,8 +106,9 @@ def same_person(inventors: pl.LazyFrame, aliases: pl.LazyFrame, fuzzy: bool = Tr
     """Inventor x alias rows that name one person: (inventors' columns, aliases' columns with suffix _a, exact).
 
     Both frames carry key, first_tok, last_tok, mid (`name_parts`). `fuzzy=False` keeps equal keys only (the
-    paper's exact-alias rule) plus, with `allow_middle_drop`, middle initials missing or cut short on one side; `initials_only`
-    lets first names agree on their initial (for metadata without alternative names, e.g. the release's)."""
+    paper's exact-alias rule) plus, with `allow_middle_drop`, middle initials missing or cut short on one side;
+    `initials_only` lets first names agree on their initial (for metadata without alternative names, e.g. the
+    release's)."""
     exact = pl.col("key") == pl.col("key_a")
     mids = (pl.col("mid") == pl.col("mid_a")) | (
         (pl.col("mid").str.starts_with(pl.col("mid_a")) | pl.col("mid_a").str.starts_with(pl.col("mid")))

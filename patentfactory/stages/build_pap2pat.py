@@ -192,10 +192,12 @@ def add_arxiv_licences(apps: pl.DataFrame, rows: list[dict], oa_urls: dict[str, 
 
 
 def arxiv_client(data_dir: str | Path, via: str | None) -> ArxivLicenceClient | None:
-    """The replica's OAI route when the ingest runs against it (`via`), else PF_ARXIV__OAI_URL (unset: none)."""
-    url = f"{via.rstrip('/')}/oai2" if via else Settings.load().arxiv.oai_url
-    if not url:
+    """The replica's OAI route when the ingest runs against it (`via`), else PF_ARXIV__OAI_URL; None when
+    PF_ARXIV__LOOKUP is false."""
+    arxiv = Settings.load().arxiv
+    if not arxiv.lookup:
         return None
+    url = f"{via.rstrip('/')}/oai2" if via else arxiv.oai_url
     cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "arxiv"
     return ArxivLicenceClient(url, cache_dir=cache, min_interval=0.0 if via else 3.0)
 

@@ -111,7 +111,8 @@ def test_name_normalisation_and_middle_initial_conflict_blocks():
 
 def test_porter_stemmer_reference_words():
     """NLTK's Porter, the authors' stemmer: its extensions keep 'array' and 'assay' whole."""
-    words = {"array": "array", "assays": "assay", "applying": "appli", "caresses": "caress", "ponies": "poni", "relational": "relat", "conditional": "condit",
+    words = {"array": "array", "assays": "assay", "applying": "appli",
+             "caresses": "caress", "ponies": "poni", "relational": "relat", "conditional": "condit",
              "hopping": "hop", "agreed": "agre", "generalizations": "gener", "oscillators": "oscil",
              "electrical": "electr", "adjustment": "adjust", "sky": "sky", "rate": "rate", "controll": "control"}
     assert {w: porter_stem(w) for w in words} == words
@@ -165,7 +166,8 @@ def test_name_variants_without_alternative_names():
     from transforms.person_names import name_variants
 
     assert "meiling wu" in name_variants("WU Mei-ling") and "h cho" in name_variants("Cho H")
-    assert "tadasu shini" in name_variants("Tadasu Shin-I") and "bryan vanderende" in name_variants("Bryan van der Ende")
+    assert "tadasu shini" in name_variants("Tadasu Shin-I")
+    assert "bryan vanderende" in name_variants("Bryan van der Ende")
     assert "anisur rahman" in name_variants("Md Anisur Rahman") and name_variants("Ben Smith")[0] == "ben smith"
     pairs = [("Meiling Wu", "WU Mei-ling"), ("Zhonghua Liu", "Liu Z"), ("Han-Jae Jeremy Cho", "H. Jeremy Cho"),
              ("Bryan van der Ende", "B.M. van der Ende"), ("Johnny Chung Yin Ho", "Johnny C. Ho"),

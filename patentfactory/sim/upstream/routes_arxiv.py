@@ -39,9 +39,9 @@ def _metadata(rec: dict, fmt: str) -> str:
                        f'{tag("size", v.get("size"))}</version>' for v in rec.get("versions", []))
     if fmt == "arXivRaw":
         authors = tag("authors", ", ".join(rec.get("authors", [])))
-        inner = (tag("id", rec["id"]) + tag("submitter", rec.get("submitter")) + versions + tag("title", rec.get("title"))
-                 + authors + tag("categories", rec.get("categories")) + tag("license", rec.get("license"))
-                 + tag("abstract", rec.get("abstract")))
+        inner = (tag("id", rec["id"]) + tag("submitter", rec.get("submitter")) + versions
+                 + tag("title", rec.get("title")) + authors + tag("categories", rec.get("categories"))
+                 + tag("license", rec.get("license")) + tag("abstract", rec.get("abstract")))
     else:
         people = "".join(f"<author>{tag('keyname', a.rsplit(' ', 1)[-1])}{tag('forenames', a.rsplit(' ', 1)[0])}"
                          "</author>" for a in rec.get("authors", []))
