@@ -6,11 +6,11 @@ DIR is a folder of released pair folders (`W…-US…/patent.json, paper.json, p
    granularity, for the authors' rule per chunk (our default), the same without chunks, and ceil;
 2. outline recall: content-word ROUGE-1 recall of the bullets against the released long/medium/short outlines,
    for the offline writer and for the opening-words baseline (each section's first 5 words per bullet);
-3. matching: every released patent x every released paper on the release's own metadata; recall of the released
-   pairs and the pairs found that the release lacks, per name rule;
+3. matching: every released patent x every released paper on the release's own metadata; the funnel, the recall
+   of the released pairs and the pairs found that the release lacks, for the default and one setting changed;
 4. metrics: the paper's scores (short outline as the draft) by ours and by rouge-metric + sacrebleu on the
    --metric-pairs pairs with the shortest patents; the largest absolute difference (BLEU on its 0..1 scale).
-Last lines: `pap2pat_matching_recall: <x> ratio` (default name rule) and `pap2pat_metric_max_abs_diff: <x>`.
+Last lines: `pap2pat_matching_recall: <x> ratio` (default rules) and `pap2pat_metric_max_abs_diff: <x>`.
 Usage: python benchmarks/pap2pat_release.py DIR [--limit N] [--metric-pairs 10] [--outline-pairs 200]
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from patentfactory.evaluation import pap2pat_metrics as m  # noqa: E402
 from sources.pap2pat_release import ReleasedPair, paper_rows, patent_rows, read_release  # noqa: E402
-from transforms.matching import MatchParams, match_pairs  # noqa: E402
+from transforms.matching import MatchParams, match_stages  # noqa: E402
 from transforms.outlines import (LEVELS, add_outlines, iter_sections, render_fulltext, render_outline,  # noqa: E402
                                  section_bullets)
 
@@ -62,19 +62,27 @@ def outline_recall(pairs: list[ReleasedPair]) -> None:
         print(f"  {level:6s} offline writer: {mean(ours):.3f}  opening words: {mean(base):.3f}")
 
 
+MATCH_SETTINGS = {"default": {}, "idf=candidates": {"idf": "candidates"}, "name_variants=False":
+                  {"name_variants": False}, "names=fuzzy": {"names": "fuzzy"}, "names=exact": {"names": "exact"}}
+
+
 def matching(pairs: list[ReleasedPair]) -> float:
+    """Funnel (pairs left / released pairs among them) and recall per setting; the default's recall returned."""
     patents, papers = pl.DataFrame(patent_rows(pairs)), pl.DataFrame(paper_rows(pairs))
     truth = {(p.pub_id, p.work_id) for p in pairs}
-    print(f"matching: {len(pairs):,} patents x {len(pairs):,} papers on the release's metadata")
+    print(f"matching: {len(pairs):,} patents x {len(pairs):,} papers on the release's metadata "
+          "(funnel: pairs / released pairs among them)")
     recall = {}
-    for names in ("fuzzy", "initials", "exact"):
+    for name, kw in MATCH_SETTINGS.items():
         t = time.perf_counter()
-        out = match_pairs(patents.lazy(), papers.lazy(), MatchParams(names=names)).collect()
-        got = set(zip(out["pub_id"], out["work_id"]))
-        recall[names] = len(got & truth) / len(truth)
-        print(f"  names={names:8s} recall {recall[names]:.4f} ({len(got & truth):,} of {len(truth):,}), "
-              f"pairs the release lacks: {len(got - truth)}  [{time.perf_counter() - t:.0f} s]")
-    return recall["fuzzy"]
+        stages = {k: f.collect() for k, f in match_stages(patents.lazy(), papers.lazy(), MatchParams(**kw)).items()}
+        got = {k: set(zip(f["pub_id"], f["work_id"])) for k, f in stages.items()}
+        final = got["licensed"]
+        recall[name] = len(final & truth) / len(truth)
+        print(f"  {name:20s} recall {recall[name]:.4f} ({len(final & truth):,} of {len(truth):,}), pairs the release "
+              f"lacks: {len(final - truth)}  [{time.perf_counter() - t:.0f} s]")
+        print("    " + " -> ".join(f"{k} {len(v):,}/{len(v & truth):,}" for k, v in got.items()))
+    return recall["default"]
 
 
 def metric_diff(pairs: list[ReleasedPair], n: int) -> float | None:

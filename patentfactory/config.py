@@ -92,6 +92,14 @@ class GrobidSettings(BaseModel):
     timeout_s: float = Field(300.0, gt=0, description="read timeout of one PDF")
 
 
+class ArxivSettings(BaseModel):
+    """`PF_ARXIV__*`: arXiv's OAI-PMH interface, where Pap2Pat looks up the licence of a matched paper whose open
+    PDF is on arXiv and whose SemOpenAlex licence is not open (sources/arxiv_oai.py); PF_ARXIV__LOOKUP=false: none."""
+
+    oai_url: str = "https://export.arxiv.org/oai2"
+    lookup: bool = True
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
                                       env_ignore_empty=True)  # compose passes unset variables as ""
@@ -108,6 +116,8 @@ class Settings(BaseSettings):
     profile: Literal["sample", "full"] | None = None
     # GROBID route of the papers' PDFs (sources/grobid.py): PF_GROBID__URL
     grobid: GrobidSettings = GrobidSettings()
+    # arXiv licence lookup of Pap2Pat (sources/arxiv_oai.py): PF_ARXIV__OAI_URL
+    arxiv: ArxivSettings = ArxivSettings()
     # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
     since: date | None = None
     uspto_odp_api_key: SecretStr | None = None

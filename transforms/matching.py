@@ -1,29 +1,31 @@
 """Patent <-> paper matching (Pap2Pat), precision first, vectorised in polars; every threshold a parameter.
 
 Pipeline, as the authors' step_02/step_03 (boschresearch/Pap2Pat) with their defaults: inventors are matched to
-paper authors by name (`transforms.person_names`: transliterated, apostrophes, ae/oe/ue, initials, name order;
-`names="exact"` keeps the paper's exact-alias rule); patents with >= 2 inventors; author overlap (share of
-inventors that are authors) >= 0.8; paper date within -365..+730 days of the application filing; term overlap of
-titles and of abstracts (spaCy tokens minus spaCy stop words and punctuation, Porter-stemmed), weighted by the
-smoothed IDF ln((1 + n) / (1 + df)) + 1 over the n candidate documents (title + abstract), min- and
-max-normalised, kept when both min >= 0.15 and both max >= 0.1; near-duplicate papers of one patent (title copy
-similarity >= 0.8 and abstract >= 0.6, or an abstract under 80 characters) merged first, keeping the longer
-abstract; distinctiveness per patent: a candidate survives only when it beats every other remaining candidate of
-its patent in 3 of the 4 scores by 0.15 (min) / 0.1 (max); a paper matched to several patents is dropped; then
-the licence filter (CC-BY, CC0, public domain). `distinct="pooled"` is the older rule (margins over the best
-competitor of the patent or the paper). Every pair keeps its evidence. Stemming runs once per distinct token.
+paper authors by name (`transforms.person_names`: transliterated, apostrophes, ae/oe/ue, initials, name order,
+joined hyphens and particles; `names="exact"` keeps the paper's exact-alias rule); patents with >= 2 inventors;
+author overlap (share of inventors that are authors) >= 0.8; paper date within -365..+730 days of the application
+filing; term overlap of titles and of abstracts (spaCy tokens minus spaCy stop words and punctuation, NLTK's Porter
+stems), weighted by the smoothed IDF ln((1 + N) / (1 + df)) + 1 over the candidate documents (title + abstract;
+`idf_table`: ours estimates the df of the authors' ~930k documents from our candidates and an English word-frequency
+prior), min- and max-normalised, kept when both min >= 0.15 and both max >= 0.1; near-duplicate papers of one
+patent (title copy similarity >= 0.8 and abstract >= 0.6, or an abstract under 80 characters) merged first, keeping
+the longer abstract; distinctiveness per patent: a candidate survives only when it beats every other remaining
+candidate of its patent in 3 of the 4 scores by 0.15 (min) / 0.1 (max); a paper matched to several patents is
+dropped; then the licence filter (CC-BY, CC0, public domain; the arXiv lookup is the build's, stages/build_pap2pat).
+`distinct="pooled"` is the older rule (margins over the best competitor of the patent or the paper). Every pair keeps
+its evidence. Stemming runs once per distinct token.
 """
 from __future__ import annotations
 
 import logging
-import re
+import math
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 import polars as pl
 
-from transforms.person_names import fold_names, name_parts, same_person
+from transforms.person_names import fold_names, name_parts, same_person, variant_keys
 
 log = logging.getLogger(__name__)
 OPEN_LICENCES = ("cc-by", "cc0", "public-domain")
@@ -48,10 +50,12 @@ class MatchParams:
     # passed the term thresholds (the literal SPEC order)
     competitors: str = "dated"
     licences: tuple[str, ...] = OPEN_LICENCES
-    # "fuzzy": person_names rules; "exact": the paper's rule, a name equals an alias (case and diacritics folded);
-    # "initials": fuzzy with first names agreeing on their initial (metadata without alternative names)
-    names: str = "fuzzy"
-    idf: str = "candidates"  # the authors' smoothed IDF over candidate documents; "all": ln(N / df) over all
+    # "initials" (default): person_names rules with first names agreeing on their initial (metadata without
+    # alternative names: the best rule with no false pair over the release's 1,813 x 1,813); "fuzzy": first names
+    # equal or one an initial; "exact": the paper's rule, a name equals an alias (case and diacritics folded)
+    names: str = "initials"
+    name_variants: bool = True  # also compare `person_names.name_variants` spellings (not with names="exact")
+    idf: str = "prior"  # `idf_table`: "candidates" = the authors' smoothed IDF over our candidate documents
     distinct: str = "patent"  # the authors' per-patent test; "pooled": margins over patent and paper competitors
     merge_duplicates: bool = True
     duplicate_title: float = 0.8
@@ -59,92 +63,19 @@ class MatchParams:
     short_abstract: int = 80  # an abstract this short (or missing) does not block a duplicate
 
 
-# ---------- Porter stemmer (M. F. Porter, 1980), applied once per distinct token ----------
+# ---------- stemming ----------
 
+@lru_cache(maxsize=1)
+def _stemmer():
+    from nltk.stem import PorterStemmer  # the authors' stemmer (NLTK's Porter with its extensions), pure Python
 
-def _cons(w: str, i: int) -> bool:
-    if w[i] in "aeiou":
-        return False
-    return not (w[i] == "y" and i > 0 and _cons(w, i - 1))
-
-
-@lru_cache(maxsize=200_000)
-def _m(stem: str) -> int:
-    """Porter's measure: number of VC sequences in the stem."""
-    form = "".join("c" if _cons(stem, i) else "v" for i in range(len(stem)))
-    return len(re.findall("vc+", form.lstrip("c")))
-
-
-def _has_vowel(stem: str) -> bool:
-    return any(not _cons(stem, i) for i in range(len(stem)))
-
-
-def _cvc(w: str) -> bool:
-    return len(w) >= 3 and _cons(w, -3 % len(w)) and not _cons(w, len(w) - 2) and _cons(w, len(w) - 1) \
-        and w[-1] not in "wxy"
-
-
-def _replace(w: str, rules: tuple[tuple[str, str], ...], min_m: int) -> str:
-    for suf, rep in rules:
-        if w.endswith(suf):
-            stem = w[: len(w) - len(suf)]
-            return stem + rep if _m(stem) > min_m else w
-    return w
-
-
-_STEP2 = (("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"),
-          ("abli", "able"), ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"), ("ization", "ize"),
-          ("ation", "ate"), ("ator", "ate"), ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"),
-          ("ousness", "ous"), ("aliti", "al"), ("iviti", "ive"), ("biliti", "ble"))
-_STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""), ("ness", ""))
-_STEP4 = ("al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism", "ate",
-          "iti", "ous", "ive", "ize")
-
-
-def _step1(w: str) -> str:
-    if w.endswith("sses") or w.endswith("ies"):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith("ss"):
-        w = w[:-1]
-    if w.endswith("eed"):
-        return w[:-1] if _m(w[:-3]) > 0 else w
-    for suf in ("ed", "ing"):
-        if w.endswith(suf) and _has_vowel(w[: -len(suf)]):
-            w = w[: -len(suf)]
-            if w.endswith(("at", "bl", "iz")):
-                return w + "e"
-            if len(w) > 1 and w[-1] == w[-2] and _cons(w, len(w) - 1) and w[-1] not in "lsz":
-                return w[:-1]
-            return w + "e" if _m(w) == 1 and _cvc(w) else w
-    if w.endswith("y") and _has_vowel(w[:-1]):
-        w = w[:-1] + "i"
-    return w
-
-
-def _step4(w: str) -> str:
-    for suf in sorted(_STEP4, key=len, reverse=True):
-        if w.endswith(suf):
-            stem = w[: -len(suf)]
-            if suf == "ion" and not stem.endswith(("s", "t")):
-                return w
-            return stem if _m(stem) > 1 else w
-    return w
+    return PorterStemmer()
 
 
 @lru_cache(maxsize=200_000)
 def porter_stem(word: str) -> str:
-    """Porter stem of a lower-case word ('connections' -> 'connect', 'relational' -> 'relat')."""
-    if len(word) <= 2:
-        return word
-    w = _replace(_replace(_step1(word), _STEP2, 0), _STEP3, 0)
-    w = _step4(w)
-    if w.endswith("e"):
-        stem = w[:-1]
-        if _m(stem) > 1 or (_m(stem) == 1 and not _cvc(stem)):
-            w = stem
-    if _m(w) > 1 and w.endswith("ll"):
-        w = w[:-1]
-    return w
+    """NLTK's Porter stem, as the authors' `get_terms` ('connections' -> 'connect', 'array' -> 'array')."""
+    return _stemmer().stem(word)
 
 
 # ---------- names ----------
@@ -154,26 +85,36 @@ def normalise_name(expr: pl.Expr) -> pl.Expr:
     return fold_names(expr)
 
 
-def explode_inventors(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyFrame:
-    """(pub_id, inv_idx, key, first_tok, last_tok, mid, n_inventors) for patents with enough inventors."""
+def _keys(frame: pl.LazyFrame, raw: pl.Expr, variants: bool) -> pl.LazyFrame:
+    """Adds key (folded name) and primary (the name as folded, not one of its `name_variants`), one row per key."""
+    if not variants:
+        return frame.with_columns(normalise_name(raw).alias("key"), pl.lit(True).alias("primary"))
+    keyed = frame.with_columns(variant_keys(raw).alias("key")).with_columns(
+        pl.int_ranges(0, pl.col("key").list.len()).alias("variant")).explode("key", "variant")
+    return keyed.with_columns((pl.col("variant") == 0).alias("primary")).drop("variant")
+
+
+def explode_inventors(patents: pl.LazyFrame, min_inventors: int = 2, variants: bool = False) -> pl.LazyFrame:
+    """(pub_id, inv_idx, key, primary, first_tok, last_tok, mid, n_inventors) for patents with enough inventors
+    (`variants`: a row per `person_names.name_variants` key)."""
     inv = (patents.select("pub_id", "inventors").with_columns(pl.col("inventors").list.len().alias("n_inventors"))
            .filter(pl.col("n_inventors") >= min_inventors).explode("inventors")
            .with_columns(pl.int_range(pl.len()).over("pub_id").alias("inv_idx"))
            .unnest("inventors"))
     full = pl.when(pl.col("first").is_not_null() & pl.col("last").is_not_null()) \
         .then(pl.concat_str("first", pl.lit(" "), "last")).otherwise(pl.col("name"))
-    inv = (inv.with_columns(normalise_name(full).alias("key"))
-           .filter(pl.col("key").is_not_null() & (pl.col("key") != "")))
-    return name_parts(inv.select("pub_id", "inv_idx", "key", "n_inventors"), "key")
+    inv = _keys(inv.select("pub_id", "inv_idx", "n_inventors", full.alias("raw")), pl.col("raw"), variants)
+    inv = inv.filter(pl.col("key").is_not_null() & (pl.col("key") != ""))
+    return name_parts(inv.select("pub_id", "inv_idx", "key", "primary", "n_inventors"), "key")
 
 
-def explode_aliases(papers: pl.LazyFrame) -> pl.LazyFrame:
-    """(work_id, author_id, key, first_tok, last_tok, mid): one row per distinct normalised alias."""
+def explode_aliases(papers: pl.LazyFrame, variants: bool = False) -> pl.LazyFrame:
+    """(work_id, author_id, key, primary, first_tok, last_tok, mid): one row per distinct normalised alias."""
     al = (papers.select("work_id", "authors").explode("authors").unnest("authors")
           .with_columns(pl.concat_list(pl.col("name"), pl.col("alt_names").fill_null([])).alias("alias"))
-          .explode("alias").select("work_id", pl.col("id").alias("author_id"),
-                                   normalise_name(pl.col("alias")).alias("key"))
-          .filter(pl.col("key").is_not_null() & (pl.col("key") != "")).unique())
+          .explode("alias").select("work_id", pl.col("id").alias("author_id"), "alias"))
+    al = (_keys(al, pl.col("alias"), variants).filter(pl.col("key").is_not_null() & (pl.col("key") != ""))
+          .group_by("work_id", "author_id", "key").agg(pl.col("primary").any()))
     return name_parts(al, "key")
 
 
@@ -184,6 +125,7 @@ def match_authors(inventors: pl.LazyFrame, aliases: pl.LazyFrame, allow_middle_d
     if names not in ("fuzzy", "exact", "initials"):
         raise ValueError(f"names must be 'fuzzy', 'exact' or 'initials', not {names!r}")
     pairs = same_person(inventors, aliases, names != "exact", allow_middle_drop, names == "initials")
+    pairs = pairs.with_columns(pl.col("exact") & pl.col("primary") & pl.col("primary_a"))
     return (pairs.group_by("pub_id", "inv_idx", "work_id", "author_id")
             .agg(pl.col("exact").any(), pl.col("n_inventors").first()))
 
@@ -209,43 +151,80 @@ def _tokenizer():
 
 
 @lru_cache(maxsize=200_000)  # polars may evaluate a lazy branch more than once
-def text_terms(text: str | None) -> tuple[str, ...]:
-    """The authors' `get_terms`: spaCy tokens minus stop words, punctuation and blanks, lower-cased and
-    Porter-stemmed, as a sorted set."""
-    terms = {porter_stem(t.text.strip().lower()) for t in _tokenizer()(text or "")
+def text_words(text: str | None) -> tuple[tuple[str, str], ...]:
+    """(term, word) of the authors' `get_terms`: spaCy tokens minus stop words, punctuation and blanks, the
+    lower-cased word and its Porter stem; sorted, distinct."""
+    words = {t.text.strip().lower() for t in _tokenizer()(text or "")
              if not (t.is_stop or t.is_punct or not t.text.strip())}
-    return tuple(sorted(terms))
+    return tuple(sorted({(porter_stem(w), w) for w in words}))
+
+
+def text_terms(text: str | None) -> tuple[str, ...]:
+    """The authors' `get_terms` as a sorted set of stems."""
+    return tuple(sorted({term for term, _ in text_words(text)}))
+
+
+_WORDS = pl.List(pl.Struct({"term": pl.String, "word": pl.String}))
 
 
 def _terms(frame: pl.LazyFrame, id_col: str, kind: str) -> pl.LazyFrame:
-    """(doc, field, term) of title and abstract (`text_terms`, once per distinct text)."""
+    """(doc, field, term, word) of title and abstract (`text_words`, once per distinct text)."""
     parts = []
     for fld in ("title", "abstract"):
         texts = frame.select(pl.concat_str(pl.lit(kind + ":"), pl.col(id_col)).alias("doc"), pl.lit(fld).alias("field"),
                              pl.col(fld).fill_null("").alias("text"))
-        vocab = texts.select("text").unique().with_columns(
-            pl.col("text").map_elements(lambda t: list(text_terms(t)), return_dtype=pl.List(pl.String)).alias("term"))
-        parts.append(texts.join(vocab, on="text").select("doc", "field", "term").explode("term"))
-    return pl.concat(parts).drop_nulls("term").unique()
+        vocab = texts.select("text").unique().with_columns(pl.col("text").map_elements(
+            lambda t: [{"term": a, "word": b} for a, b in text_words(t)], return_dtype=_WORDS).alias("tw"))
+        parts.append(texts.join(vocab, on="text").select("doc", "field", "tw").explode("tw").unnest("tw"))
+    return pl.concat(parts).drop_nulls("term")
+
+
+@lru_cache(maxsize=1)
+def english_frequencies() -> pl.DataFrame:
+    """(word, freq): wordfreq's large English list (share of running words), shipped inside the package."""
+    from wordfreq import get_frequency_dict
+
+    freq = get_frequency_dict("en", wordlist="large")
+    return pl.DataFrame({"word": list(freq), "freq": list(freq.values())})
+
+
+def idf_table(terms: pl.LazyFrame, mode: str = "prior", corpus_docs: int = 930_000, doc_words: int = 200
+              ) -> pl.LazyFrame:
+    """(term, idf) over the (doc, field, term, word) rows of the candidate documents.
+
+    `candidates`: the authors' smoothed IDF ln((1 + n) / (1 + df)) + 1 over the n candidate documents;
+    `all`: ln(n / df); `prior` (default): the authors' formula over their corpus size N (`corpus_docs`, ~930k
+    candidate documents), with the term's document share estimated as the geometric mean of its share among our n
+    candidates (df / n) and its share in general English, 1 - exp(-L p) for a document of L running words
+    (`doc_words`) and p the wordfreq frequency summed over the term's words here (0 when none is listed). A few
+    thousand candidates cannot tell a rare term from a very rare one, the authors' ~930k could; the English prior
+    ranks the rare ones (a stated departure)."""
+    if mode not in ("candidates", "all", "prior"):
+        raise ValueError(f"idf must be 'candidates', 'all' or 'prior', not {mode!r}")
+    n = terms.select(pl.col("doc").n_unique().alias("n"))
+    df = terms.select("doc", "term").unique().group_by("term").agg(pl.len().alias("df")).join(n, how="cross")
+    if mode == "candidates":
+        return df.select("term", (((pl.col("n") + 1) / (pl.col("df") + 1)).log() + 1).alias("idf"))
+    if mode == "all":
+        return df.select("term", (pl.col("n") / pl.col("df")).log().alias("idf"))
+    p = (terms.select("term", "word").unique().join(english_frequencies().lazy(), on="word", how="left")
+         .group_by("term").agg(pl.col("freq").fill_null(0.0).sum().alias("p")))
+    big = float(corpus_docs)
+    local = (big * pl.col("df") / pl.col("n") + 1).log()
+    english = (big * (1 - (-doc_words * pl.col("p")).exp()) + 1).log()
+    return df.join(p, on="term").select("term", (math.log(1 + big) + 1 - (local + english) / 2).alias("idf"))
 
 
 def term_overlaps(cands: pl.LazyFrame, patents: pl.LazyFrame, papers: pl.LazyFrame,
-                  idf_mode: str = "candidates") -> pl.LazyFrame:
-    """Adds title_min/max and abstract_min/max (IDF-weighted) to (pub_id, work_id) candidates.
-
-    `candidates`: the authors' IDF, ln((1 + n) / (1 + df)) + 1 over the n candidate documents (title + abstract);
-    `all`: ln(N / df) over every patent and paper given."""
-    if idf_mode == "candidates":
+                  idf_mode: str = "prior") -> pl.LazyFrame:
+    """Adds title_min/max and abstract_min/max (IDF-weighted, `idf_table`) to (pub_id, work_id) candidates; the
+    IDF runs over the candidate documents (title + abstract), or over every patent and paper given (`all`)."""
+    if idf_mode in ("candidates", "prior"):
         patents = patents.join(cands.select("pub_id").unique(), on="pub_id", how="semi")
         papers = papers.join(cands.select("work_id").unique(), on="work_id", how="semi")
-    elif idf_mode != "all":
-        raise ValueError(f"idf must be 'candidates' or 'all', not {idf_mode!r}")
-    terms = pl.concat([_terms(patents, "pub_id", "P"), _terms(papers, "work_id", "W")]).cache()
-    n_docs = pl.col("doc").n_unique()
-    df = terms.select("doc", "term").unique().group_by("term").agg(pl.len().alias("df")).join(
-        terms.select(n_docs.alias("n")), how="cross")
-    smooth = ((pl.col("n") + 1) / (pl.col("df") + 1)).log() + 1
-    idf = df.select("term", (smooth if idf_mode == "candidates" else (pl.col("n") / pl.col("df")).log()).alias("idf"))
+    words = pl.concat([_terms(patents, "pub_id", "P"), _terms(papers, "work_id", "W")]).cache()
+    idf = idf_table(words, idf_mode)
+    terms = words.select("doc", "field", "term").unique()
     weighted = terms.join(idf, on="term")
     mass = weighted.group_by("doc", "field").agg(pl.col("idf").sort().sum().alias("mass"))
     c = cands.select("pub_id", "work_id").with_columns(
@@ -346,7 +325,9 @@ def match_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParam
                  ) -> dict[str, pl.LazyFrame]:
     """The matcher's funnel as lazy frames, in order: candidates (names + overlap), dated, distinct_papers
     (near-duplicates merged), term_overlap (thresholds passed), distinct (rivals beaten), one_to_one, licensed."""
-    cands = author_candidates(explode_inventors(patents, params.min_inventors), explode_aliases(papers), params)
+    variants = params.name_variants and params.names != "exact"
+    cands = author_candidates(explode_inventors(patents, params.min_inventors, variants),
+                              explode_aliases(papers, variants), params)
     dated = (cands.join(patents.select("pub_id", "app_date"), on="pub_id")
              .join(papers.select("work_id", "pub_date", "license"), on="work_id")
              .with_columns((pl.col("pub_date") - pl.col("app_date")).dt.total_days().cast(pl.Int32).alias("day_delta"))

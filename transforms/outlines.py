@@ -17,6 +17,11 @@ when the first is short. A writer is any function (paragraphs, n) -> bullets (`B
 it returns goes through `guard_bullets`, which cuts a bullet at its first run of COPY_WORDS words that
 appears verbatim in the patent, so no writer, model-based or not, can leak the target.
 `num_characters` is len("\\n\\n".join(paragraphs)), as in the golden example.
+
+A writer may instead take the authors' unit, a chunk of the section tree with its headings (`ChunkWriter`, e.g. the
+LLM route): `chunk_parts` packs the sections in document order, each with its own budget, into chunks of at most
+`chunk_chars` characters (a longer section is halved as above, its heading shown on its first piece only), and the
+writer answers one bullet list per part.
 """
 from __future__ import annotations
 
@@ -24,6 +29,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 BulletWriter = Callable[[list[str], int], list[str]]
 LEVELS: Mapping[str, int] = {"long": 500, "medium": 1000, "short": 2000}
@@ -110,6 +117,45 @@ def section_bullets(paragraphs: list[str], chars_per_bullet: int, rounding: str 
         return 0
     pieces = chunk_paragraphs(paragraphs, chunk_chars) if chunk_chars else [paragraphs]
     return sum(bullet_count(bullet_chars(p), chars_per_bullet, rounding) for p in pieces)
+
+
+@dataclass(frozen=True)
+class ChunkPart:
+    """One section's piece inside a chunk: its depth (1 = top), heading, text, bullet budget, and whether the heading
+    is shown (the first piece of a section)."""
+    depth: int
+    title: str
+    paragraphs: tuple[str, ...]
+    n: int
+    heading: bool = True
+    section: int = 0  # the section's number in document order
+
+
+@runtime_checkable
+class ChunkWriter(Protocol):
+    """A writer that answers a whole chunk: one list of exactly `part.n` bullets per part."""
+
+    def write_chunk(self, parts: list[ChunkPart], chars_per_bullet: int) -> list[list[str]]: ...
+
+
+def chunk_parts(sections: list[dict], chars_per_bullet: int, rounding: str = "floor",
+                chunk_chars: int = CHUNK_CHARS) -> list[list[ChunkPart]]:
+    """The section tree as the authors' model saw it: consecutive sections (with headings, text and budget) packed
+    into chunks of at most `chunk_chars` characters of text; a section over the window is cut by `chunk_paragraphs`
+    and each piece, with its own budget, starts or joins a chunk. Sections without text come along as headings."""
+    chunks: list[list[ChunkPart]] = [[]]
+    size = 0
+    for number, (depth, sec) in enumerate(iter_sections(sections)):
+        paragraphs = [p for p in sec["paragraphs"] if p]
+        for k, piece in enumerate(chunk_paragraphs(paragraphs, chunk_chars) if paragraphs else [[]]):
+            chars = bullet_chars(piece)
+            if size + chars > chunk_chars and chunks[-1]:
+                chunks.append([])
+                size = 0
+            chunks[-1].append(ChunkPart(depth, sec["title"], tuple(piece),
+                                        bullet_count(chars, chars_per_bullet, rounding), k == 0, number))
+            size += chars
+    return [c for c in chunks if any(p.n for p in c)]
 
 
 def bullet_rule(rounding: str = "floor", chunk_chars: int | None = CHUNK_CHARS) -> str:
@@ -253,21 +299,33 @@ def add_outlines(sections: list[dict], writer: BulletWriter = key_phrase_bullets
     """New section dicts with `outline_<level>` lists and `num_characters`, in the golden key order.
 
     Every bullet passes `guard_bullets` against the sections' own text plus `reference` (claims, abstract, title
-    of the same patent); `counts` (if given) gets `bullets_<level>`, `bullets_cut_by_copy_guard` and `bullet_words`."""
+    of the same patent); `counts` (if given) gets `bullets_<level>`, `bullets_cut_by_copy_guard` and `bullet_words`.
+    A `ChunkWriter` is asked once per chunk (`chunk_parts`), a plain writer once per section."""
     index = copy_index([*(p for _, s in iter_sections(sections) for p in s["paragraphs"]), *reference])
     budget = lambda paras, c: section_bullets(paras, c, rounding, chunk_chars)  # noqa: E731
-    return _add(sections, writer, levels, budget, index, counts if counts is not None else {})
+    given = None
+    if isinstance(writer, ChunkWriter):
+        given = {}
+        for name, chars in levels.items():
+            for chunk in chunk_parts(sections, chars, rounding, chunk_chars or CHUNK_CHARS):
+                for part, bullets in zip(chunk, writer.write_chunk(chunk, chars)):
+                    given.setdefault((part.section, name), []).extend(bullets)
+    numbers = {id(sec): k for k, (_, sec) in enumerate(iter_sections(sections))}
+    return _add(sections, writer, levels, budget, index, counts if counts is not None else {}, given, numbers)
 
 
 def _add(sections: list[dict], writer: BulletWriter, levels: Mapping[str, int],
-         budget: Callable[[list[str], int], int], index: frozenset, counts: dict[str, int]) -> list[dict]:
+         budget: Callable[[list[str], int], int], index: frozenset, counts: dict[str, int],
+         given: dict[tuple[int, str], list[str]] | None = None, numbers: dict[int, int] | None = None) -> list[dict]:
     out = []
     for sec in sections:
         n_chars = num_characters(sec["paragraphs"])
         new = {"title": sec["title"], "paragraphs": list(sec["paragraphs"]),
-               "subsections": _add(sec["subsections"], writer, levels, budget, index, counts)}
+               "subsections": _add(sec["subsections"], writer, levels, budget, index, counts, given, numbers)}
         for k, (name, chars) in enumerate(levels.items()):
-            bullets, cut = guard_bullets(writer(new["paragraphs"], budget(new["paragraphs"], chars)), index)
+            written = (given.get((numbers[id(sec)], name), []) if given is not None
+                       else writer(new["paragraphs"], budget(new["paragraphs"], chars)))
+            bullets, cut = guard_bullets(written, index)
             new[f"outline_{name}"] = bullets
             counts[f"bullets_{name}"] = counts.get(f"bullets_{name}", 0) + len(bullets)
             counts["bullets_cut_by_copy_guard"] = counts.get("bullets_cut_by_copy_guard", 0) + cut

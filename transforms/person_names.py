@@ -5,9 +5,15 @@ Folding (`fold_name`): transliteration (text-unidecode: 'Kozubı́k' -> 'kozubik
 `compare_key` also folds the German transcriptions ae/oe/ue to a/o/u, so 'Müller' (-> 'muller') and 'Mueller'
 meet. Two folded names are one person (`same_person`) when they are equal, or equal without their spaces
 ('Dao-Xiu Zhou' / 'Daoxiu Zhou'), or when their last names agree and their first names agree or one is the
-other's initial (a middle initial on both sides must agree), or when one is the other with first and last name
-swapped ('Wei Chen' / 'Chen Wei'), or when the first names are equal and one's last name is a later name of the
-other (compound surnames: 'Caroline Pot Kreis' / 'Caroline Pot').
+other's initial (middle initials on both sides must agree as far as the shorter goes: 'Johnny Chung Yin Ho' /
+'Johnny C. Ho'), or when one is the other with first and last name swapped ('Wei Chen' / 'Chen Wei'), or when the
+first names are equal and one's last name is a later name of the other (compound surnames: 'Caroline Pot Kreis' /
+'Caroline Pot').
+
+Without alternative names (the released Pap2Pat metadata has none) each name is also compared in the spellings
+`name_variants` lists: hyphenated given names joined ('Han-Jae' = 'Hanjae', 'Shin-I' = 'Shini'), surname particles
+joined to the surname ('van der Ende', 'Di Martino'), family name first ('WU Mei-ling', 'Cho H'), and a leading
+given name or initial left out ('Md Anisur Rahman', 'H. Ekkehard Neuhaus').
 """
 from __future__ import annotations
 
@@ -21,6 +27,9 @@ _APOSTROPHES = re.compile(r"['’‘`´ʼ]")
 _SEPARATORS = re.compile(r"[-‐‑–—_.,;/]+")
 _NOT_WORD = re.compile(r"[^a-z0-9 ]+")
 _TRANSCRIPTIONS = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+_HYPHEN = re.compile(r"(?<=\w)[-‐‑–](?=\w)")
+PARTICLES = frozenset({"van", "von", "der", "den", "de", "di", "da", "del", "della", "le", "la", "du", "dos", "das",
+                       "ter", "ten", "ben", "bin", "al", "el"})
 
 
 @lru_cache(maxsize=500_000)
@@ -41,6 +50,38 @@ def compare_key(folded: str) -> str:
 def fold_names(expr: pl.Expr) -> pl.Expr:
     """`fold_name` then `compare_key` over a string column (each distinct name folded once, cached)."""
     return expr.map_elements(lambda s: compare_key(fold_name(s)), return_dtype=pl.String, skip_nulls=True)
+
+
+def _join_particles(tokens: list[str]) -> list[str]:
+    """'bryan van der ende' -> ['bryan', 'vanderende'] (a particle never starts a name)."""
+    out: list[str] = []
+    carry = ""
+    for k, tok in enumerate(tokens):
+        if k > 0 and k < len(tokens) - 1 and tok in PARTICLES:
+            carry += tok
+        else:
+            out.append(carry + tok)
+            carry = ""
+    return out
+
+
+@lru_cache(maxsize=500_000)
+def name_variants(name: str | None) -> tuple[str, ...]:
+    """Comparable keys of one printed name: as folded first, then the other spellings of the same person.
+
+    'WU Mei-ling' -> ('wu mei ling', 'wu meiling', 'mei ling wu', 'meiling wu', ...); keys as `compare_key`."""
+    plain = fold_name(name).split()
+    joined = fold_name(_HYPHEN.sub("", unidecode(name or ""))).split()
+    forms = [plain, joined, _join_particles(plain), _join_particles(joined)]
+    forms += [f[::-1] for f in (plain, joined) if len(f) == 2]  # family name printed first
+    forms += [f[1:] for f in (joined, _join_particles(joined)) if len(f) >= 3]  # a leading given name left out
+    keys = dict.fromkeys(compare_key(" ".join(f)) for f in forms if f)
+    return tuple(keys)
+
+
+def variant_keys(expr: pl.Expr) -> pl.Expr:
+    """`name_variants` over a string column, as a list column (each distinct name once)."""
+    return expr.map_elements(lambda s: list(name_variants(s)), return_dtype=pl.List(pl.String), skip_nulls=True)
 
 
 def name_parts(frame: pl.LazyFrame, col: str) -> pl.LazyFrame:
@@ -65,11 +106,13 @@ def same_person(inventors: pl.LazyFrame, aliases: pl.LazyFrame, fuzzy: bool = Tr
     """Inventor x alias rows that name one person: (inventors' columns, aliases' columns with suffix _a, exact).
 
     Both frames carry key, first_tok, last_tok, mid (`name_parts`). `fuzzy=False` keeps equal keys only (the
-    paper's exact-alias rule) plus, with `allow_middle_drop`, a middle name missing on one side; `initials_only`
-    lets first names agree on their initial (for metadata without alternative names, e.g. the release's)."""
+    paper's exact-alias rule) plus, with `allow_middle_drop`, middle initials missing or cut short on one side;
+    `initials_only` lets first names agree on their initial (for metadata without alternative names, e.g. the
+    release's)."""
     exact = pl.col("key") == pl.col("key_a")
     mids = (pl.col("mid") == pl.col("mid_a")) | (
-        ((pl.col("mid") == "") | (pl.col("mid_a") == "")) if allow_middle_drop else pl.lit(False))
+        (pl.col("mid").str.starts_with(pl.col("mid_a")) | pl.col("mid_a").str.starts_with(pl.col("mid")))
+        if allow_middle_drop else pl.lit(False))
     if not fuzzy:
         same_first = pl.col("first_tok") == pl.col("first_tok_a")
         by_last = inventors.join(aliases, on="last_tok", suffix="_a").filter(exact | (same_first & mids))

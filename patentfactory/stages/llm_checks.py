@@ -32,6 +32,15 @@ def bullet_schema(n: int) -> dict:
                                        "items": {"type": "string", "minLength": 2, "maxLength": MAX_BULLET_CHARS}}}}
 
 
+def chunk_schema(counts: list[int]) -> dict:
+    """One list per section of a chunk, each of exactly its count of short strings (fixed while decoding)."""
+    item = {"type": "string", "minLength": 2, "maxLength": MAX_BULLET_CHARS}
+    lists = [{"type": "array", "minItems": n, "maxItems": n, "items": item} for n in counts]
+    return {"type": "object", "additionalProperties": False, "required": ["sections"],
+            "properties": {"sections": {"type": "array", "minItems": len(counts), "maxItems": len(counts),
+                                        "prefixItems": lists, "items": False}}}
+
+
 def spaced(text: str) -> str:
     return " ".join(text.split())
 
@@ -122,3 +131,19 @@ def check_bullets(answer: dict, paragraphs: list[str], n: int) -> list[str]:
         if copied_run(b, source):
             raise InvalidAnswer(f"bullet copies {COPY_WORDS}+ words of the section: {b!r}", "")
     return bullets
+
+
+def check_chunk(answer: dict, parts: list[tuple[list[str], int]]) -> list[list[str]]:
+    """Per section of a chunk (its paragraphs, n): `check_bullets`; a miscount names the section's place."""
+    lists = answer.get("sections") or []
+    if len(lists) != len(parts):
+        raise InvalidAnswer(f"{len(lists)} bullet lists, not {len(parts)} (one per heading)", "")
+    out = []
+    for k, (got, (paragraphs, n)) in enumerate(zip(lists, parts), 1):
+        try:
+            out.append(check_bullets({"bullets": got}, paragraphs, n) if n else [])
+        except InvalidAnswer as exc:
+            raise InvalidAnswer(f"heading {k}: {exc.reason}", "") from None
+        if not n and got:
+            raise InvalidAnswer(f"heading {k}: {len(got)} bullets, not 0", "")
+    return out

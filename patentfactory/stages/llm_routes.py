@@ -29,12 +29,16 @@ from patentfactory.errors import PFError
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 
-from .llm_checks import SPLIT_SCHEMA, bullet_schema, check_bullets, check_split, split_message, split_parts
+from .llm_checks import (SPLIT_SCHEMA, bullet_schema, check_bullets, check_chunk, check_split, chunk_schema,
+                         split_message, split_parts)
 
 log = logging.getLogger(__name__)
 V = TypeVar("V")
 # outline_bullets v2: the Pap2Pat authors' guidelines (structure not content, <= 5 words, varied verbs, exactly N)
 SPLIT_INSTRUCTION, OUTLINE_INSTRUCTION = ("opinion_split", "v1"), ("outline_bullets", "v2")
+# outline_chunk v1: the authors' request itself (a chunk of the description with its headings, N and W, exactly
+# n bullets per heading); the default of the LLM route
+CHUNK_INSTRUCTION = ("outline_chunk", "v1")
 FALLBACK_FLAG = "llm_fallback"
 # the trained split route's weights: `python -m transforms.opinion_classifier patentfactory/stages/pilot_classifier.json`
 CLASSIFIER_MODEL = Path(__file__).with_name("pilot_classifier.json")
@@ -143,8 +147,20 @@ def offline_writer() -> outlines.BulletWriter:
     return inspect.signature(outlines.add_outlines).parameters["writer"].default
 
 
+def chunk_message(parts: list[outlines.ChunkPart], chars_per_bullet: int) -> str:
+    """The authors' context: N and W, then the chunk in markdown, every heading with its bullet count (a section's
+    later piece repeats its heading, marked as continued)."""
+    lines = [f"N = {sum(p.n for p in parts)}", f"W = {max(1, chars_per_bullet // 5)}", ""]
+    for p in parts:
+        more = "" if p.heading else " (continued)"
+        lines += [f"{'#' * p.depth} {p.title}{more} ({p.n} bullet points)", "", *(x for q in p.paragraphs
+                                                                                   for x in (q, ""))]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 class LLMBulletWriter(_Tally):
-    """Pap2Pat's outline bullets by an LLM: a `BulletWriter` (paragraphs, n) -> n bullets."""
+    """Pap2Pat's outline bullets by an LLM, one section at a time: a `BulletWriter` (paragraphs, n) -> n bullets
+    (instruction outline_bullets.v2). `LLMChunkWriter` sends what the authors sent instead."""
 
     def __init__(self, client: ChatClient, fallback: outlines.BulletWriter | None = None,
                  instruction: Instruction | None = None) -> None:
@@ -153,14 +169,15 @@ class LLMBulletWriter(_Tally):
         self.name = f"llm-{self.instruction.id}"
         self.counts: Counter[str] = Counter()
         self.reasons: list[str] = []
-        self._memo: _Memo[list[str]] = _Memo()
+        self._memo: _Memo[list] = _Memo()
 
     def __call__(self, paragraphs: list[str], n: int) -> list[str]:
         if n <= 0 or not any(p.strip() for p in paragraphs):
             return []
         return list(self._memo.get(_digest(paragraphs, n), lambda: self._write(paragraphs, n)))
 
-    def prefetch(self, requests: Sequence[tuple[list[str], int]]) -> None:
+    def prefetch(self, requests: Sequence[tuple[list[str], int]],
+                 chunks: Sequence[tuple[list[outlines.ChunkPart], int]] = ()) -> None:
         unique = {_digest(p, n): (p, n) for p, n in requests}
         self.client.map(lambda r: self(*r), list(unique.values()))
 
@@ -180,20 +197,65 @@ class LLMBulletWriter(_Tally):
         return bullets
 
 
+class LLMChunkWriter(LLMBulletWriter):
+    """The LLM route as the authors ran it: an `outlines.ChunkWriter`, one request per chunk of the description
+    (`outlines.chunk_parts`) with its headings, each announcing its bullet count, N and W (instruction
+    outline_chunk.v1); the schema fixes every section's count. A chunk whose answer fails twice goes to the offline
+    writer section by section; a lone section (`__call__`) still goes as outline_bullets.v2."""
+
+    def __init__(self, client: ChatClient, fallback: outlines.BulletWriter | None = None,
+                 instruction: Instruction | None = None) -> None:
+        super().__init__(client, fallback, instruction)
+        self.chunk_instruction = load_instruction(*CHUNK_INSTRUCTION)
+        self.name = f"llm-{self.chunk_instruction.id}"
+
+    def prefetch(self, requests: Sequence[tuple[list[str], int]],
+                 chunks: Sequence[tuple[list[outlines.ChunkPart], int]] = ()) -> None:
+        super().prefetch(requests)
+        wanted = {_digest([(q.paragraphs, q.n, q.title) for q in c], k): (c, k) for c, k in chunks}
+        self.client.map(lambda r: self.write_chunk(*r), list(wanted.values()))
+
+    def write_chunk(self, parts: list[outlines.ChunkPart], chars_per_bullet: int) -> list[list[str]]:
+        key = _digest([(q.paragraphs, q.n, q.title) for q in parts], chars_per_bullet)
+        return list(self._memo.get(key, lambda: self._ask_chunk(parts, chars_per_bullet)))
+
+    def _ask_chunk(self, parts: list[outlines.ChunkPart], chars_per_bullet: int) -> list[list[str]]:
+        wanted = [(list(p.paragraphs), p.n) for p in parts]
+        try:
+            lists = _ask_twice(self.client, self.chunk_instruction, chunk_message(parts, chars_per_bullet),
+                               chunk_schema([p.n for p in parts]), lambda a: check_chunk(a, wanted))
+        except NotCached:
+            return [[] for _ in parts]
+        except InvalidAnswer as exc:
+            self._tally("fallback", exc.reason)
+            log.warning("outline bullets: the model's answer for a chunk failed validation twice (%s); the offline "
+                        "writer takes its sections", exc.reason)
+            return [self.fallback(list(p.paragraphs), p.n) if p.n else [] for p in parts]
+        self._tally("llm")
+        return lists
+
+
 def prefetch_outlines(writer: outlines.BulletWriter, build: Callable[[outlines.BulletWriter], object]) -> None:
     """For the LLM writer: run `build` once with a recorder (no request), then ask for every recorded section
     `concurrency` at a time, so the real build's sequential calls are answered from memory."""
     if not isinstance(writer, LLMBulletWriter):
         return
     asked: list[tuple[list[str], int]] = []
+    chunks: list[tuple[list[outlines.ChunkPart], int]] = []
 
-    def record(paragraphs: list[str], n: int) -> list[str]:
-        if n > 0:
-            asked.append((list(paragraphs), n))
-        return []
+    class Recorder:
+        def __call__(self, paragraphs: list[str], n: int) -> list[str]:
+            if n > 0:
+                asked.append((list(paragraphs), n))
+            return []
 
-    build(record)
-    writer.prefetch(asked)
+    class ChunkRecorder(Recorder):
+        def write_chunk(self, parts: list[outlines.ChunkPart], chars_per_bullet: int) -> list[list[str]]:
+            chunks.append((parts, chars_per_bullet))
+            return [[] for _ in parts]
+
+    build(ChunkRecorder() if isinstance(writer, LLMChunkWriter) else Recorder())
+    writer.prefetch(asked, chunks)
 
 
 # ---------- choice and provenance ----------
@@ -214,9 +276,9 @@ def client_for(data_dir: str | Path, settings: Settings, dry_run: bool = False) 
 def route_config(route: object) -> dict:
     """What the manifest records about the route: rules, or model + instruction (version and text hash)."""
     if isinstance(route, (LLMSplitter, LLMBulletWriter)):
-        c = route.client
-        return {"route": "llm", "model": c.model, "instruction": route.instruction.id,
-                "instruction_sha256": route.instruction.sha256, "temperature": 0, "seed": c.seed}
+        c, used = route.client, getattr(route, "chunk_instruction", route.instruction)
+        return {"route": "llm", "model": c.model, "instruction": used.id,
+                "instruction_sha256": used.sha256, "temperature": 0, "seed": c.seed}
     if isinstance(route, ClassifierSplitter):
         return {"route": "classifier", "name": route.name, "settings": route.model["settings"],
                 "trained_on": route.model["trained_on"]["decisions"]}
@@ -270,5 +332,5 @@ def make_writer(route: str | None, data_dir: str | Path, settings: Settings | No
     if route == "offline":
         return offline_writer()
     if route == "llm":
-        return LLMBulletWriter(client_for(data_dir, settings, dry_run))
+        return LLMChunkWriter(client_for(data_dir, settings, dry_run))
     raise PFError(f"unknown outliner {route!r}", "use --outliner offline or --outliner llm")

@@ -17,7 +17,7 @@ import pytest
 from patentfactory.sim.upstream import Replica, routes_llm
 from patentfactory.stages import llm_routes
 from patentfactory.stages.llm_checks import check_bullets, check_split, copied_run, split_parts
-from patentfactory.stages.llm_routes import FALLBACK_FLAG, LLMBulletWriter, LLMSplitter
+from patentfactory.stages.llm_routes import FALLBACK_FLAG, LLMBulletWriter, LLMChunkWriter, LLMSplitter
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 from sources.llm import ChatClient, InvalidAnswer
@@ -250,6 +250,43 @@ def test_prefetch_asks_every_section_concurrently_and_the_build_pass_sends_nothi
     llm_routes.prefetch_outlines(llm_routes.offline_writer(), lambda w: pytest.fail("the offline route records"))
 
 
+def test_chunk_route_sends_the_authors_chunk_with_headings_and_counts(replica, real_samples, tmp_path):
+    """The default LLM route (outline_chunk.v1): one request per chunk of the real patent's description, its headings
+    each with its bullet count, N and W; every section gets exactly its budget; one request per level here (the
+    description fits the window); the prefetch asks those and the build pass sends nothing."""
+    from patentfactory.stages.llm_routes import chunk_message
+    from transforms.outlines import chunk_parts
+
+    def bare(secs: list[dict]) -> list[dict]:
+        return [{"title": s["title"], "paragraphs": s["paragraphs"], "subsections": bare(s["subsections"])}
+                for s in secs]
+
+    sections = bare(_golden(real_samples))
+    chunks = {level: chunk_parts(sections, c) for level, c in LEVELS.items()}
+    assert [len(c) for c in chunks.values()] == [1, 1, 1]
+    message = chunk_message(chunks["long"][0], LEVELS["long"])
+    titles = [s["title"] for _, s in iter_sections(sections)]
+    assert message.startswith(f"N = {sum(p.n for p in chunks['long'][0])}\nW = 100\n")
+    assert all(f" {t} (" in message for t in titles) and "bullet points)" in message
+    assert sections[0]["subsections"][0]["paragraphs"][0] in message  # the text goes with its headings
+    writer = LLMChunkWriter(client(replica, tmp_path))
+    served = routes_llm.served["replica"]
+    llm_routes.prefetch_outlines(writer, lambda w: add_outlines(sections, w))
+    assert routes_llm.served["replica"] - served == 3 == writer.counts["llm"]
+    built = add_outlines(sections, writer)
+    assert routes_llm.served["replica"] - served == 3, "the build pass sent a request"
+    for (_, sec), (_, gold) in zip(iter_sections(built), iter_sections(_golden(real_samples))):
+        for level, c in LEVELS.items():
+            assert len(sec[f"outline_{level}"]) == section_bullets(sec["paragraphs"], c) == \
+                len(gold.get(f"outline_{level}") or [])
+            assert all(not copied_run(b, "\n".join(sec["paragraphs"])) for b in sec[f"outline_{level}"])
+    assert llm_routes.route_config(writer)["instruction"] == "outline_chunk.v1"
+    broken = LLMChunkWriter(client(replica, tmp_path, "replica-broken"))
+    got = add_outlines(sections, broken)
+    assert broken.counts == {"fallback": 3} and "heading" in broken.reasons[0] and "copies" in broken.reasons[0]
+    assert got == add_outlines(sections, llm_routes.offline_writer())  # the offline writer took every section
+
+
 def test_the_route_follows_the_settings_unless_named(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
@@ -264,7 +301,7 @@ def test_the_route_follows_the_settings_unless_named(tmp_path, monkeypatch):
     assert isinstance(llm_routes.make_writer("llm", tmp_path), LLMBulletWriter), "cache-only: a rebuild offline"
     monkeypatch.setenv("PF_LLM__BASE_URL", "http://127.0.0.1:9/v1")
     assert isinstance(llm_routes.make_splitter(None, tmp_path), LLMSplitter)
-    assert isinstance(llm_routes.make_writer(None, tmp_path), LLMBulletWriter)
+    assert isinstance(llm_routes.make_writer(None, tmp_path), LLMChunkWriter)
     assert isinstance(llm_routes.make_splitter("rules", tmp_path), opinions.RuleSplitter)
     monkeypatch.delenv("PF_LLM__MODEL")
     with pytest.raises(PFError, match="PF_LLM__MODEL"):

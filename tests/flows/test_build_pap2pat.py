@@ -109,7 +109,8 @@ def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, papers_repli
     card = (out / "pap2pat" / result["version"] / "README.md").read_text()
     assert "nc-test" in card and "Levenshtein" in card
     matching = card.split("## Matching", 1)[1].split("\n## ", 1)[0]  # which rules, and the funnel beside the paper's
-    assert "`names=fuzzy`" in matching and "`idf=candidates`" in matching and "arXiv" in matching
+    assert "`names=initials`, with name variants" in matching and "`idf=prior`" in matching
+    assert "arXiv's OAI-PMH record" in matching and "0 asked" in matching  # the world's papers have no arXiv PDF
     assert f"licensed {len(got)};" in matching and "the paper: dated 930,000" in matching
     _full_texts_and_outlines_hold(built, result["ingest"]["fulltext"], card)
 

@@ -180,7 +180,7 @@ def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
         assert routes_llm.served["replica"] - served == asked > 0 and again.version == pub.version
     report = inspect_version(Storage(out), "pap2pat", pub.version)
     assert report.ok, report.problems
-    assert report.manifest["config"]["outline_route"]["instruction"] == "outline_bullets.v2"
+    assert report.manifest["config"]["outline_route"]["instruction"] == "outline_chunk.v1"
     import polars as pl
 
     pairs = pl.concat([pl.read_parquet(p) for p in (out / "pap2pat" / pub.version / "pairs").glob("*.parquet")])
@@ -201,4 +201,5 @@ def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
                     checked += 1
     assert pairs.height > 0 and checked >= pairs.height
     card = (out / "pap2pat" / pub.version / "README.md").read_text()
-    assert "Route `llm`: model `replica`, instruction `outline_bullets.v2`" in card
+    assert "Route `llm`: model `replica`, instruction `outline_chunk.v1`" in card
+    assert "one request per chunk of the description" in card and "with its headings" in card

@@ -151,3 +151,26 @@ def test_bullet_writer_is_pluggable(golden):
     assert len(calls) == 4 * len(LEVELS)
     assert key_phrase_bullets([], 2) == [] and key_phrase_bullets(["Some text here."], 0) == []
     assert len(key_phrase_bullets(["A sensor housing holds the optical detector."], 3)) == 3
+
+
+def test_chunks_carry_the_headings_and_the_budget_of_every_released_section(real_samples):
+    """`chunk_parts` over the shared released patents: every section in document order with its heading once, the
+    pieces' budgets summing to `section_bullets`; a section over the window is cut, its later pieces unheaded."""
+    from sources.pap2pat_release import read_release
+    from transforms.outlines import chunk_parts, iter_sections
+
+    for pair in read_release(real_samples / "volume" / "pap2pat", limit=10, outlines=False):
+        secs = pair.patent["sections"]
+        for c in LEVELS.values():
+            chunks = chunk_parts(secs, c)
+            parts = [p for chunk in chunks for p in chunk]
+            assert all(sum(len(q) for p in chunk for q in p.paragraphs) <= CHUNK_CHARS for chunk in chunks)
+            for k, (_, sec) in enumerate(iter_sections(secs)):
+                mine = [p for p in parts if p.section == k]
+                if section_bullets(sec["paragraphs"], c):
+                    assert sum(p.n for p in mine) == section_bullets(sec["paragraphs"], c)
+                    assert [p.heading for p in mine] == [True] + [False] * (len(mine) - 1)
+                    assert {p.title for p in mine} == {sec["title"]}
+    long = {"title": "DETAILED DESCRIPTION", "paragraphs": ["x" * 9_000] * 6, "subsections": []}
+    parts = [p for chunk in chunk_parts([long], 500, chunk_chars=24_000) for p in chunk]
+    assert [p.heading for p in parts] == [True, False, False, False] and sum(p.n for p in parts) == 4 * 27

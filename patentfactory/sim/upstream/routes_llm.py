@@ -8,6 +8,7 @@
   section's default role, as a model that knows nothing would.
 - `outline_bullets`: n phrases, one per equal span of the section's words: a verb and the span's most frequent
   content words in salience order (never 6 words of the source in a row).
+- `outline_chunk`: the same per heading of a chunk ('## TITLE (n bullet points)'), as `{"sections": [[...], ...]}`.
 Models: `replica` answers well; `replica-plain` refuses `response_format` json_schema (HTTP 400) and fences its
 JSON, like servers without structured output; `replica-sloppy` answers wrongly the first time (an invented
 sentence, a copied bullet) and well when asked again; `replica-broken` always answers wrongly; `replica-small`
@@ -122,9 +123,7 @@ def split_answer(world: Path, user: str) -> dict:
     return {"sentences": sentences}
 
 
-def bullet_answer(user: str) -> dict:
-    head, _, text = user.partition("\n\n")
-    n = int(head.split("=", 1)[1])
+def _bullets(text: str, n: int) -> list[str]:
     words = _CONTENT.findall(text)
     bullets = []
     for k in range(n):
@@ -133,13 +132,39 @@ def bullet_answer(user: str) -> dict:
         first = {w: i for i, w in reversed(list(enumerate(w.lower() for w in span)))}
         top = sorted(freq, key=lambda w: (-freq[w], first[w]))[:3]
         bullets.append(f"{VERBS[k % len(VERBS)]} {' '.join(top) or 'further details'}")
-    return {"bullets": bullets}
+    return bullets
+
+
+def bullet_answer(user: str) -> dict:
+    head, _, text = user.partition("\n\n")
+    return {"bullets": _bullets(text, int(head.split("=", 1)[1]))}
+
+
+_CHUNK_HEADING = re.compile(r"^#+ .*\((\d+) bullet points\)$")
+
+
+def chunk_answer(user: str) -> dict:
+    """outline_chunk: per heading of the chunk ('## TITLE (n bullet points)'), n bullets over its text."""
+    sections: list[tuple[int, list[str]]] = []
+    for line in user.splitlines():
+        m = _CHUNK_HEADING.match(line)
+        if m:
+            sections.append((int(m.group(1)), []))
+        elif sections and line.strip():
+            sections[-1][1].append(line)
+    return {"sections": [_bullets(" ".join(text), n) if n else [] for n, text in sections]}
 
 
 def _sloppy(task: str, obj: dict, user: str) -> dict:
     """A wrong answer of the kind real models give: an invented sentence, a bullet copied from the text."""
     if task == "opinion_split":
         return {"sentences": [*obj["sentences"], {"text": INVENTED, "role": "ptab_opinion"}]}
+    if task == "outline_chunk":
+        text = next(line for line in user.splitlines()[3:] if line.strip() and not line.startswith("#"))
+        first = next(k for k, b in enumerate(obj["sections"]) if b)
+        lists = [list(b) for b in obj["sections"]]
+        lists[first][0] = " ".join(text.split()[:8])
+        return {"sections": lists}
     copied = " ".join(user.partition("\n\n")[2].split()[:8])
     return {"bullets": [copied, *obj["bullets"][1:]]}
 
@@ -176,8 +201,11 @@ def chat_completions(req: Request) -> Response:
         obj = split_answer(req.world, user)
     elif task == "outline_bullets":
         obj = bullet_answer(user)
+    elif task == "outline_chunk":
+        obj = chunk_answer(user)
     else:
-        return _error(400, "the replica answers the opinion_split and outline_bullets instructions only")
+        return _error(400, "the replica answers the opinion_split, outline_bullets and outline_chunk instructions "
+                           "only")
     if model == "replica-broken" or (model == "replica-sloppy" and len(messages) <= 2):
         obj = _sloppy(task, obj, user)
     content = json.dumps(obj, ensure_ascii=False)

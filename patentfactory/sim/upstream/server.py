@@ -64,8 +64,8 @@ def route(method: str, pattern: str) -> Callable[[Handler], Handler]:
 
 
 def _load_routes() -> None:
-    from . import (routes_core, routes_llm, routes_ops, routes_papers, routes_ptab,  # noqa: F401  (registration)
-                   routes_uspto)
+    from . import (routes_arxiv, routes_core, routes_llm, routes_ops, routes_papers,  # noqa: F401  (registration)
+                   routes_ptab, routes_uspto)
 
 
 def dispatch(req: Request) -> Response:
