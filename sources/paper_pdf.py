@@ -42,7 +42,7 @@ _CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
 _ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
 _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
-_FRONT = re.compile(r"^(abstract|contents|table of contents)$", re.I)
+_FRONT = re.compile(r"^(abstract|contents|table of contents|ccs concepts|index terms|keywords|key words)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _CID = re.compile(r"\(cid:\d+\)")
@@ -52,7 +52,7 @@ _BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|s
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
-_RUN_IN = re.compile(r"^([A-Z][^.]{1,80}?)\.\s+(\S.*)$")
+_RUN_IN = re.compile(r"^([^\W\d_][^.]{1,80}?)\.\s+(\S.*)$")
 _OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 
@@ -76,6 +76,7 @@ class Line:
     col_x1: float
     page_h: float
     cells: int  # runs of words separated by a wide gap (a table row has several)
+    lead: str = ""  # the bold words a line of other type starts with ("Data analysis. All data …")
 
 
 def _base_font(name: str) -> str:
@@ -113,8 +114,11 @@ def _line(row: list[dict], page: int, col: tuple[float, float], page_h: float) -
     gap = max(2.5, 0.9 * size)
     cells = 1 + sum(b["x0"] - a["x1"] > gap for a, b in zip(row, row[1:]))
     text = _CID.sub("", " ".join(w["text"] for w in row)).strip()
+    n_bold = next((n for n, w in enumerate(row) if not w["bold"]), len(row))
+    lead = _CID.sub("", " ".join(w["text"] for w in row[:n_bold])).strip() if n_bold < len(row) else ""
     return Line(text, size, bold, fonts.most_common(1)[0][0], row[0]["x0"], row[-1]["x1"],
-                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col[0], col[1], page_h, cells)
+                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col[0], col[1], page_h, cells,
+                lead)
 
 
 def _spans(row: list[dict], mid: float) -> bool:
@@ -126,22 +130,38 @@ def _spans(row: list[dict], mid: float) -> bool:
     return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
 
 
+def _columns_from(rows: list[list[dict]], x: float) -> int | None:
+    """First row from which nearly every row keeps to one side of `x`, with five rows or more on each side (a
+    full-width title, author block or abstract may sit above the columns); None when `x` splits no columns."""
+    one_sided = [not _spans(r, x) for r in rows]
+    left = [o and r[-1]["x1"] <= x + 2 for r, o in zip(rows, one_sided)]
+    right = [o and r[0]["x0"] >= x - 2 for r, o in zip(rows, one_sided)]
+    both = [o and not (a or b) for o, a, b in zip(one_sided, left, right)]
+    return next((k for k in range(len(rows)) if sum(one_sided[k:]) >= 0.85 * (len(rows) - k)
+                 and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
+
+
 def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
-    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one."""
-    mid = width / 2
+    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one.
+
+    The gutter is looked for at the middle first, then elsewhere (a journal's margin column beside the text);
+    the columns' lines need not share baselines."""
     rows = _rows(words)
-    one_sided = [not _spans(r, mid) for r in rows]
-    both = [o and any(w["x0"] >= mid - 2 for w in r) and any(w["x1"] <= mid + 2 for w in r)
-            for r, o in zip(rows, one_sided)]
-    # the columns start at the first row from which nearly every row keeps to one side (a full-width title,
-    # author block or abstract may sit above them)
-    first = next((k for k in range(len(rows)) if sum(both[k:]) >= 5
-                  and sum(one_sided[k:]) >= 0.85 * (len(rows) - k)), None)
     full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
+    mid, first = width / 2, _columns_from(rows, width / 2)
+    if first is None:
+        crossing = [0] * (int(width) + 2)  # how many words cross each x
+        for w in words:
+            for x in range(max(0, int(w["x0"]) + 3), min(len(crossing), int(w["x1"]) - 1)):
+                crossing[x] += 1
+        for x in sorted(range(int(0.2 * width), int(0.8 * width), 3), key=lambda x: abs(x - width / 2)):
+            if crossing[x] <= 0.15 * len(rows) and (first := _columns_from(rows, x)) is not None:
+                mid = x
+                break
     if first is None:
         return [_line(r, page, full, height) for r in rows]
     out = [_line(r, page, full, height) for r in rows[:first]]
-    body = [w for r, o in zip(rows[first:], one_sided[first:]) if o for w in r]
+    body = [w for r in rows[first:] if not _spans(r, mid) for w in r]
     for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
         if side:
             col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
@@ -244,7 +264,10 @@ def _depth(number: str) -> int:
 
 
 def _follows(prev: str | None, number: str) -> bool:
-    """`number` may come next after `prev` in a paper's section numbering (1 -> 1.1, 2; 2.3 -> 2.4, 3, 2.3.1)."""
+    """`number` may come next after `prev` in a paper's section numbering (1 -> 1.1, 2; 2.3 -> 2.4, 3, 2.3.1;
+    III -> A -> B, IEEE's lettered subsections)."""
+    if re.fullmatch(r"[A-H]", number) and prev is not None:
+        return number == "A" if re.fullmatch(r"[IVX]+", prev) else len(prev) == 1 and ord(number) == ord(prev) + 1
     if not number[0].isdigit():
         return True
     parts = [int(p) for p in number.split(".")]
@@ -263,7 +286,17 @@ def _before(number: str, last: str | None) -> bool:
     return [int(p) for p in number.split(".")] <= [int(p) for p in last.split(".")]
 
 
-def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False) -> bool:
+def _continues(a: Line, b: Line) -> bool:
+    """`b` is the next line of `a`'s block: same column, size and face, no more than a line's gap."""
+    return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.5 * a.size
+
+
+def _wide(ln: Line) -> bool:
+    return ln.x1 - ln.x0 >= 0.85 * (ln.col_x1 - ln.col_x0)
+
+
+def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False,
+                nxt: Line | None = None) -> bool:
     text = ln.text.strip()
     words = text.split()
     if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text) \
@@ -272,10 +305,20 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
-    if text.endswith("-") or words[-1].lower() in _OPEN_END or re.search(r"[a-z]{2}\. [A-Z]", text):
+    if text.endswith("-") or words[-1].lower() in _OPEN_END or re.search(r"[a-z]{2}[.?!] [A-Z]", text) \
+            or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower()):
         return False  # running text: a line that breaks off, or holds a sentence's end
+    if re.match(r"^[A-Za-z]+:\s", text):
+        return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
+    if text.endswith("?") and len(words) >= 6 and not _NUMBERED.match(text):
+        return False  # a question set bold (a datasheet's, a form's) leads its answer
     if ln.size > body + 0.4:
-        return True
+        # after the title page, a line of a paragraph set in larger type (a datasheet, a box) is no heading
+        if ln.page == 0:
+            return True
+        wrapped = nxt is not None and _continues(ln, nxt) and (
+            _wide(ln) or ((nxt.text.startswith("(") or nxt.text[:1].islower()) and not _NUMBERED.match(text)))
+        return not (text.endswith(":") or wrapped or (prev is not None and _continues(prev, ln) and _wide(prev)))
     if ln.size < body - 1.3:
         return False
     standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
@@ -284,7 +327,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
-    return standalone and short and (caps or (ln.font != body_font and not _ITALIC.search(ln.font)))
+    face = _DIGITS.sub("", ln.font) != _DIGITS.sub("", body_font)  # SFRM0900 is SFRM1000's face
+    return standalone and short and (caps or (face and not _ITALIC.search(ln.font)))
 
 
 def _style(ln: Line) -> tuple[float, bool, bool]:
@@ -342,31 +386,58 @@ def parse_pdf(data: bytes) -> list[dict]:
         if k in skip or (toc_pages[ln.page] >= 3 and _TOC.match(ln.text)):
             continue
         text = ln.text.strip()
-        num = _number(text, after_refs)
-        styled = _is_heading(ln, prev, body, body_font, prev_k in heads) \
+        # after a roman-numbered heading, "A. Title" in its own face is a lettered subsection (IEEE)
+        lettered = not after_refs and last_number is not None and not last_number[0].isdigit()
+        num = _number(text, after_refs or lettered)
+        if num and lettered and _LETTERED.match(text) and not _ROMAN.match(text) \
+                and (ln.font == body_font or not _follows(last_number, num[0])):
+            num = None
+        nxt = lines[k + 1] if k + 1 < len(lines) else None
+        styled = _is_heading(ln, prev, body, body_font, prev_k in heads, nxt) \
             or (_BACK.match(text) is not None and k > len(lines) // 3)  # "References" however it is set
         plain = False
         if num and not styled and _follows(last_number, num[0]) and len(text.split()) <= 12 \
-                and not text.endswith(".") and ln.size >= body - 1.3 and ln.x1 - ln.x0 < 0.8 * (ln.col_x1 - ln.col_x0):
+                and not text.endswith(".") and ln.size >= body - 1.3 \
+                and ln.x1 - ln.x0 < (0.8 if ln.font == body_font else 0.95) * (ln.col_x1 - ln.col_x0):
             styled = plain = True  # a numbered heading set in the body face (continues the numbering)
-        lead = _RUN_IN.match(num[1]) if num and not styled and "." in num[0] and ln.size >= body - 1.3 else None
-        if lead and _follows(last_number, num[0]) and (prev is None or not _same_column(prev, ln)
-                                                       or prev.text.rstrip().endswith((".", ":", "?", "!"))):
-            heads[k], run_in[k], last_number = (_depth(num[0]), lead.group(1)), lead.group(2), num[0]
+        starts = prev is None or not _same_column(prev, ln) or prev.text.rstrip().endswith((".", ":", "?", "!")) \
+            or ln.top - prev.bottom > 0.5 * ln.size or prev_k in heads  # the line starts a paragraph
+        dotted = _NUMBERED.match(text) if not styled and ln.size >= body - 1.3 else None  # "2.8. k-shell …"
+        lead = _RUN_IN.match(dotted.group(2)) if dotted and "." in dotted.group(1) else None
+        if lead and starts and (_follows(last_number, dotted.group(1))
+                                or ((ln.lead or _BOLD.search(ln.font)) and not _before(dotted.group(1), last_number))):
+            heads[k], run_in[k], last_number = (_depth(dotted.group(1)), lead.group(1)), lead.group(2), dotted.group(1)
             prev, prev_k = ln, k  # "2.1. Closeness centrality. The farness of …": a run-in subsection heading
+            continue
+        if not styled and not num and ln.lead.endswith(".") and ln.lead[:1].isupper() and text.startswith(ln.lead) \
+                and not re.search(r"\b(figs?|eqs?|refs?|al|tabs?|nos?|vs|cf|e\.g|i\.e)\.$", ln.lead, re.I) \
+                and 2 <= len(ln.lead.split()) <= 10 and ln.size >= body - 1.3 and starts:
+            heads[k], run_in[k] = (None, ln.lead.rstrip(". ")), text[len(ln.lead):].strip()
+            prev, prev_k = ln, k  # "Data analysis. All data analyses …": a bold run-in paragraph heading
             continue
         if styled:
             if num and (plain or num[0][0].isalpha() or _follows(last_number, num[0])
                         or not _before(num[0], last_number)):
-                heads[k] = (_depth(num[0]), num[1])
+                heads[k] = (_depth(num[0]) + (lettered and _LETTERED.match(text) is not None
+                                              and not _ROMAN.match(text)), num[1])
                 last_number = num[0]
             elif num:
                 continue  # "1 Results" after "3.2": a list item or a table line
             else:
                 heads[k] = (None, text)
+            if nxt is not None and k + 1 not in skip and _continues(ln, nxt) and _style(ln) == _style(nxt) \
+                    and ln.x1 - ln.x0 >= 0.6 * (ln.col_x1 - ln.col_x0) and not text.endswith((".", ":")) \
+                    and not _number(nxt.text, True) and len(nxt.text.split()) <= 8:
+                heads[k] = (heads[k][0], f"{heads[k][1]} {nxt.text.strip()}")  # a heading wrapped over two lines
+                skip.add(k + 1)
             if _BACK.match(heads[k][1]):
                 after_refs = True
         prev, prev_k = ln, k
+    # a bold run-in lead is a heading in a paper of unnumbered sections (Nature's Online Methods); where the
+    # sections are numbered it labels a paragraph (LaTeX's \paragraph), which GROBID keeps in the text
+    if sum(v[0] is not None for v in heads.values()) >= 2:
+        for k in [k for k in run_in if heads[k][0] is None]:
+            del heads[k], run_in[k]
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))
@@ -376,24 +447,38 @@ def parse_pdf(data: bytes) -> list[dict]:
         raise PdfError("no headed body text found")
     # the title: the largest heading style, on the first page only
     top = max(lines[k].size for k in heads)
-    titles = [k for k in heads if lines[k].size == top]
-    if all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
-        heads = {k: v for k, v in heads.items() if lines[k].size < top}
+    titles = [k for k in heads if lines[k].size == top and heads[k][0] is None]
+    if titles and all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
+        heads = {k: v for k, v in heads.items() if k not in titles}
     order = sorted(heads)
     start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
                   or _FIRST.match(heads[k][1])), order[0])
-    styles = sorted({_style(lines[k]) for k in order if k >= start}, reverse=True)
-    numbered_level: dict[tuple[float, bool, bool], int] = {}
+    # two faces of one size and weight ("Results" in a sans, "Physiological parameters" in a serif): the face of
+    # a heading that comes straight under one in the other face (no body line between) is the lower level
+    parents, children = set(), set()
+    for a, b in zip(order, order[1:]):
+        if heads[a][0] is None and heads[b][0] is None and _style(lines[a]) == _style(lines[b]) \
+                and lines[a].font != lines[b].font and all(j in skip for j in range(a + 1, b)):
+            parents.add((_style(lines[a]), lines[a].font))
+            children.add((_style(lines[b]), lines[b].font))
+    lower = children - parents
+
+    def style(ln: Line) -> tuple[float, bool, bool, bool]:
+        return *_style(ln), (_style(ln), ln.font) not in lower
+
+    styles = sorted({style(lines[k]) for k in order if k >= start and not (k in run_in and heads[k][0] is None)},
+                    reverse=True)
+    numbered_level: dict[tuple[float, bool, bool, bool], int] = {}
     for k in order:
         if heads[k][0] is not None:
-            numbered_level.setdefault(_style(lines[k]), heads[k][0])
+            numbered_level.setdefault(style(lines[k]), heads[k][0])
     rank = {s: numbered_level.get(s, n + 1) for n, s in enumerate(styles)}
 
     gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:]) if _same_column(a, b) and 0 <= b.top - a.bottom < 20
             and a.size == body == b.size]
     gap = statistics.median(gaps) if gaps else 2.0
     roots: list[dict] = []
-    stack: list[tuple[int, dict]] = []
+    stack: list[tuple[int, dict, bool]] = []
     cur: dict | None = None
     para: list[str] = []
     skipping = True
@@ -418,12 +503,14 @@ def parse_pdf(data: bytes) -> list[dict]:
                 skipping, cur, in_refs = True, None, in_refs or bool(_BACK.match(title))
                 continue
             skipping = in_refs = False
-            level = level or rank.get(_style(ln), 1)
+            if level is None and k in run_in:  # a run-in paragraph heading: under the heading it follows
+                level = next((lv for lv, _, runs in reversed(stack) if not runs), 0) + 1
+            level = level or rank.get(style(ln), 1)
             cur = {"title": title, "paragraphs": [], "subsections": []}
             while stack and stack[-1][0] >= level:
                 stack.pop()
             (stack[-1][1]["subsections"] if stack else roots).append(cur)
-            stack.append((level, cur))
+            stack.append((level, cur, k in run_in and heads[k][0] is None))
             if k in run_in:
                 para.append(run_in[k])
             prev = ln
