@@ -136,6 +136,9 @@ FILES = [
 # are generic (no file's name or text appears in them), but only GLIA is a layout they were not fitted to.
 TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf", "test5.pdf", "1001._0908.0054.pdf",
          "superscripttest.pdf", "MullenJSSv18i03.pdf", "0807.3577.pdf", "f63cb20759fab2514802c3ef2a743c76bf9dc9f1.pdf"}
+# Held-out files whose errors were looked at after the held-out score was recorded (the second round of rules,
+# see the module doc): all of them.
+SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
                       r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information)$")
@@ -274,9 +277,26 @@ def outside_share(paragraphs: list[str], body: str, outside: str) -> tuple[int, 
     return covered, total
 
 
-def score(sections: list[dict], expected: list[str], top_only: bool = False) -> tuple[int, int, int, list[str]]:
-    got = Counter(n for _, s in iter_sections(sections, 1) if (n := norm(s["title"])) and not NON_BODY.match(n)
-                  and (not top_only or _ == 1))
+def outline_depth(data: bytes) -> int | None:
+    """How many levels the PDF's outline has (its sole title entry left out): headings deeper than that are not
+    in it (acmart bookmarks sections and subsections, not its numbered run-in subsubsections)."""
+    import pdfplumber
+
+    from pdfminer.pdfdocument import PDFNoOutlines
+
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        try:
+            levels = [level for level, *_ in pdf.doc.get_outlines()]
+        except PDFNoOutlines:
+            return None
+    if levels and levels.count(min(levels)) == 1 and levels[0] == min(levels):
+        levels = levels[1:]
+    return len(set(levels)) or None
+
+
+def score(sections: list[dict], expected: list[str], depth: int | None = None) -> tuple[int, int, int, list[str]]:
+    got = Counter(n for lv, s in iter_sections(sections, 1) if (n := norm(s["title"])) and not NON_BODY.match(n)
+                  and (depth is None or lv <= depth))
     want = Counter(n for t in expected if (n := norm(t)) and not NON_BODY.match(n))
     hit = sum((got & want).values())
     return hit, sum(got.values()), sum(want.values()), sorted((got - want).elements()) + \
@@ -302,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
                                 "outline": expected_outline, "read": expected_outline,
                                 "outline-top": lambda d: expected_outline(d, True)}[kind](raw)
         heads = HEADINGS.get(Path(path).name, heads)
+        depth = 1 if kind == "outline-top" else outline_depth(pdf) if kind == "outline" else None
         routes = [("pdfplumber", lambda: parse_pdf(pdf))]
         if kind == "tei":
             routes.append(("grobid", lambda: parse_tei(raw)))
@@ -312,12 +333,12 @@ def main(argv: list[str] | None = None) -> None:
             except PdfError as exc:
                 print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} failed: {exc}")
                 sections = []
-            hit, got, want, wrong = score(sections, heads, top_only=kind == "outline-top")
+            hit, got, want, wrong = score(sections, heads, depth)
             cov, words = outside_share([p for _, s in iter_sections(sections) for p in s["paragraphs"]], body,
                                        outside)
             for key in [(route, "all")] + ([(route, "held-out")] if name not in TUNED else []):
                 totals.setdefault(key, Counter()).update(hit=hit, got=got, want=want, cov=cov, words=words)
-            tag = "" if name not in TUNED else " (tuned)"
+            tag = " (tuned)" if name in TUNED else " (seen)" if name in SEEN else ""
             print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} {hit / max(got, 1):5.2f} {hit / max(want, 1):5.2f} "
                   f"{100 * cov / max(words, 1):7.2f}%{tag}")
             if args.verbose and wrong:

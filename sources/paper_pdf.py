@@ -10,8 +10,8 @@ The body size and font are those of most characters of the full lines before the
 of references, set smaller, would otherwise decide it). Not body text: running heads and feet (the same
 line on three pages or more), table rows (three or more cells apart, or mostly numbers), captions
 ("Table 2:", "Figure 3." and the lines that continue them; a sentence such as "Table 1 presents …" stays),
-and small type (below the body size) that sits at the foot of a column (footnotes) or comes in short lines
-(text inside figures).
+and small type (below the body size) that sits at the foot of a column (footnotes), comes in short lines
+(text inside figures) or fills a narrow margin column beside the text (PLOS's citation and licence notes).
 
 A heading is a short line, not a caption or a sentence, set larger than the body, or bold at about body
 size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`), or in a
@@ -49,6 +49,7 @@ _CID = re.compile(r"\(cid:\d+\)")
 _DIGITS = re.compile(r"\d+")
 _BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
                    re.I)
+_BOLD_TB = re.compile(r"[a-z]TBI?$")  # Linux Libertine/Biolinum's bold: LinLibertineTB, LinBiolinumTB
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
@@ -89,7 +90,8 @@ def _word(w: dict) -> dict:
     fonts = Counter(_base_font(c["fontname"]) for c in chars)
     font = fonts.most_common(1)[0][0]
     return {"text": w["text"], "x0": w["x0"], "x1": w["x1"], "top": w["top"], "bottom": w["bottom"],
-            "size": round(max(c["size"] for c in chars), 1), "font": font, "bold": bool(_BOLD.search(font))}
+            "size": round(max(c["size"] for c in chars), 1), "font": font,
+            "bold": bool(_BOLD.search(font) or _BOLD_TB.search(font))}
 
 
 def _rows(words: list[dict]) -> list[list[dict]]:
@@ -230,7 +232,22 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
             k = j
             continue
         k += 1
+    # a table's header and spanning lines: a line between two table rows, or a bold one straight above one
+    rows = {k for k in out if lines[k].cells >= 3}
+    for k in range(1, len(lines) - 1):
+        a, ln, b = lines[k - 1], lines[k], lines[k + 1]
+        near = _same_column(ln, b) and 0 <= b.top - ln.bottom < ln.size
+        if k + 1 in rows and near and (ln.bold or (k - 1 in rows and _same_column(a, ln)
+                                                    and 0 <= ln.top - a.bottom < ln.size)):
+            out.add(k)
     # small type: blocks of consecutive lines below the body size in one column
+    cols: dict[int, set[tuple[float, float]]] = {}
+    for ln in lines:
+        cols.setdefault(ln.page, set()).add((ln.col_x0, ln.col_x1))
+    widest: dict[int, float] = {}  # the widest column of a page, the full width of rows above its columns left out
+    for page, spans in cols.items():
+        full = (min(a for a, _ in spans), max(b for _, b in spans))
+        widest[page] = max(b - a for a, b in (spans - {full} or spans))
     k = 0
     while k < len(lines):
         if lines[k].size >= body - 0.9:
@@ -244,7 +261,10 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         at_foot = not any(_same_column(block[-1], ln) and ln.size >= body - 0.9 for ln in lines[j:j + 40]
                           if ln.top > block[-1].top) and block[0].top > 0.55 * block[0].page_h
         short = statistics.median(ln.x1 - ln.x0 for ln in block) < 0.5 * width
-        if at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
+        margin = width < 0.6 * widest.get(block[0].page, width)  # a journal's margin column beside the text
+        if margin:
+            out.update(range(k, j))
+        elif at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
             out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14))
         k = j
     return out
@@ -254,7 +274,7 @@ def _number(text: str, letters: bool) -> tuple[str, str] | None:
     """(number, title) of a numbered heading: "2.1 Node Types", "III. RESULTS", after references "A Details"."""
     for pat in (_NUMBERED, _ROMAN) + ((_LETTERED,) if letters else ()):
         m = pat.match(text)
-        if m and m.group(2)[:1].isupper():
+        if m and (m.group(2)[:1].isupper() or not m.group(2)[:1].isascii()):  # "3.3 β-multiplier analysis"
             return m.group(1), m.group(2)
     return None
 
@@ -288,7 +308,7 @@ def _before(number: str, last: str | None) -> bool:
 
 def _continues(a: Line, b: Line) -> bool:
     """`b` is the next line of `a`'s block: same column, size and face, no more than a line's gap."""
-    return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.5 * a.size
+    return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.6 * a.size
 
 
 def _wide(ln: Line) -> bool:
@@ -299,8 +319,9 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
                 nxt: Line | None = None) -> bool:
     text = ln.text.strip()
     words = text.split()
-    if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text) \
-            or not re.search(r"[A-Za-z]{3}", text) or _SYMBOL_FONT.search(ln.font):
+    if len(words) > (20 if _NUMBERED.match(text) else 14) or len(text) < 3 or _CAPTION.match(text) \
+            or not (text[0].isupper() or text[0].isdigit()) or not re.search(r"[A-Za-z]{3}", text) \
+            or _SYMBOL_FONT.search(ln.font):
         return False
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
