@@ -53,9 +53,11 @@ _BOLD_TB = re.compile(r"[a-z]TBI?$")  # Linux Libertine/Biolinum's bold: LinLibe
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
-_RUN_IN = re.compile(r"^([^\W\d_][^.]{1,80}?)\.\s+(\S.*)$")
+_ABBR = "".join(f"(?<!{a})" for a in ("Fig", "Figs", "Eq", "Eqs", "al", "vs", "Ref", "No"))  # "(Fig. 2)" ends no title
+_RUN_IN = re.compile(rf"^([^\W\d_].{{1,100}}?){_ABBR}\.\s+(\S.*)$")
 _OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
+_TOC_ANY = re.compile(r"^[A-Z].*[^\d\s]\s+\d{1,3}$")  # an unnumbered entry of a table of contents
 
 
 class PdfError(ValueError):
@@ -299,6 +301,15 @@ def _follows(prev: str | None, number: str) -> bool:
     return parts[:-1] == old[:len(parts) - 1] and parts[-1] == old[len(parts) - 1] + 1
 
 
+def _skips_one(prev: str | None, number: str) -> bool:
+    """`number` comes two after `prev` at its level (3.1 -> 3.3): the heading between was not read (a formula set
+    on its line)."""
+    if prev is None or not (prev[0].isdigit() and number[0].isdigit()):
+        return False
+    old, new = [int(p) for p in prev.split(".")], [int(p) for p in number.split(".")]
+    return len(old) == len(new) and old[:-1] == new[:-1] and new[-1] == old[-1] + 2
+
+
 def _before(number: str, last: str | None) -> bool:
     """`number` goes back in the numbering (2.1 after 3.2), as a list item or table cell does."""
     if last is None or not (number[0].isdigit() and last[0].isdigit()):
@@ -326,7 +337,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
-    if text.endswith("-") or words[-1].lower() in _OPEN_END or re.search(r"[a-z]{2}[.?!] [A-Z]", text) \
+    if text.endswith("-") or words[-1].lower() in _OPEN_END \
+            or (re.search(r"[a-z]{2}[.?!] [A-Z]", text) and not _APPENDIX.match(text)) \
             or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower()):
         return False  # running text: a line that breaks off, or holds a sentence's end
     if re.match(r"^[A-Za-z]+:\s", text):
@@ -404,7 +416,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     prev: Line | None = None
     prev_k = -1
     for k, ln in enumerate(lines):
-        if k in skip or (toc_pages[ln.page] >= 3 and _TOC.match(ln.text)):
+        if k in skip or (toc_pages[ln.page] >= 3 and (_TOC.match(ln.text) or _TOC_ANY.match(ln.text))):
             continue
         text = ln.text.strip()
         # after a roman-numbered heading, "A. Title" in its own face is a lettered subsection (IEEE)
@@ -417,7 +429,8 @@ def parse_pdf(data: bytes) -> list[dict]:
         styled = _is_heading(ln, prev, body, body_font, prev_k in heads, nxt) \
             or (_BACK.match(text) is not None and k > len(lines) // 3)  # "References" however it is set
         plain = False
-        if num and not styled and _follows(last_number, num[0]) and len(text.split()) <= 12 \
+        if num and not styled and len(text.split()) <= 12 and (_follows(last_number, num[0]) or (
+                ln.font != body_font and _skips_one(last_number, num[0]))) \
                 and not text.endswith(".") and ln.size >= body - 1.3 \
                 and ln.x1 - ln.x0 < (0.8 if ln.font == body_font else 0.95) * (ln.col_x1 - ln.col_x0):
             styled = plain = True  # a numbered heading set in the body face (continues the numbering)
@@ -430,8 +443,9 @@ def parse_pdf(data: bytes) -> list[dict]:
             heads[k], run_in[k], last_number = (_depth(dotted.group(1)), lead.group(1)), lead.group(2), dotted.group(1)
             prev, prev_k = ln, k  # "2.1. Closeness centrality. The farness of …": a run-in subsection heading
             continue
-        if not styled and not num and ln.lead.endswith(".") and ln.lead[:1].isupper() and text.startswith(ln.lead) \
+        if not styled and not num and ln.lead.endswith(".") and ln.lead[:1].isalpha() and text.startswith(ln.lead) \
                 and not re.search(r"\b(figs?|eqs?|refs?|al|tabs?|nos?|vs|cf|e\.g|i\.e)\.$", ln.lead, re.I) \
+                and not re.search(r"\d", ln.lead.split()[0]) \
                 and 2 <= len(ln.lead.split()) <= 10 and ln.size >= body - 1.3 and starts:
             heads[k], run_in[k] = (None, ln.lead.rstrip(". ")), text[len(ln.lead):].strip()
             prev, prev_k = ln, k  # "Data analysis. All data analyses …": a bold run-in paragraph heading
@@ -459,6 +473,11 @@ def parse_pdf(data: bytes) -> list[dict]:
     if sum(v[0] is not None for v in heads.values()) >= 2:
         for k in [k for k in run_in if heads[k][0] is None]:
             del heads[k], run_in[k]
+        # there, an unnumbered line after the title page set larger than every numbered heading is text in a
+        # figure ("Model Example" in a diagram) or a box's title, not a section
+        largest = max(lines[k].size for k, v in heads.items() if v[0] is not None)
+        heads = {k: v for k, v in heads.items() if v[0] is not None or lines[k].page == 0
+                 or lines[k].size <= largest + 0.5 or _BACK.match(v[1]) or _APPENDIX.match(v[1])}
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))
