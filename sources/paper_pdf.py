@@ -1,24 +1,30 @@
 """An open-access paper PDF -> Pap2Pat `sections`, with pdfplumber and font-based heading levels.
 
-The fallback when no GROBID is configured (`sources.grobid` is the paper's route). Words come from
-pdfplumber (upright characters only: a rotated arXiv stamp is not text); a page whose words leave the
-middle free is read as two columns (left, then right); words become lines. A word's size is that of its
-largest glyph, so a small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its
-cap height; a line's size and font are those of most of its characters.
+The fallback when no GROBID is configured (`sources.grobid` is the paper's route). The PDF's lines, in
+reading order and with their type, come from `sources.pdf_lines` (columns, small caps, running heads).
 
 The body size and font are those of most characters of the full lines before the reference list (pages
 of references, set smaller, would otherwise decide it). Not body text: running heads and feet (the same
-line on three pages or more), table rows (three or more cells apart, or mostly numbers), captions
+line on three pages or more), table rows (three or more cells apart, or mostly numbers) with the bold
+header lines above them and the lines between them, captions
 ("Table 2:", "Figure 3." and the lines that continue them; a sentence such as "Table 1 presents …" stays),
 and small type (below the body size) that sits at the foot of a column (footnotes), comes in short lines
 (text inside figures) or fills a narrow margin column beside the text (PLOS's citation and licence notes).
 
-A heading is a short line, not a caption or a sentence, set larger than the body, or bold at about body
-size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`), or in a
-face other than the body's standing on its own line, or numbered ("2.1 Node Types", "III. RESULTS") in
-the sequence of the paper's numbered headings; a numbered subsection may also run in at the start of a
-paragraph ("2.1. Closeness centrality. The farness of …"). Its level is the depth of its number when it has one,
-else the rank of its style (size, then bold) among the heading styles. Text before the first heading
+A heading is a short line, not a caption, a sentence, a question of six words or more, a label ("Input: G")
+or a line of a paragraph set in larger type (a datasheet), set larger than the body, or bold at about body
+size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`, Libertine's
+`TB`), or in a face other than the body's (its optical size aside) standing on its own line, or numbered
+("2.1 Node Types", "III. RESULTS", IEEE's italic "A. Title" after a roman section) in the sequence of the
+paper's numbered headings (one number may be missing where the line is in its own face); a numbered
+subsection may also run in at the start of a paragraph ("2.1. Closeness centrality. The farness of …", not
+cut at "Fig."), and in a paper of unnumbered sections so may a bold lead ("Data analysis. All data …";
+where sections are numbered such a lead labels a paragraph, as GROBID keeps it). A heading wrapped over two
+lines of one style is one heading. In a numbered paper an unnumbered line after the first page set larger
+than every numbered heading is text in a figure. Its level is the depth of its number when it has one,
+else the rank of its style (size, then bold, then caps) among the heading styles; of two faces of one
+style, the one whose headings come straight under the other's ranks lower (PLOS: "Results", sans, over
+"Physiological parameters", serif). Text before the first heading
 (title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
 join into paragraphs at a larger vertical gap or an indented line after a full stop; a word hyphenated
@@ -28,11 +34,11 @@ is, or the first part is a word of it and the second no suffix: "state-of-the-ar
 """
 from __future__ import annotations
 
-import io
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+
+from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (PdfError is raised from here too)
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
@@ -45,11 +51,6 @@ _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|refe
 _FRONT = re.compile(r"^(abstract|contents|table of contents|ccs concepts|index terms|keywords|key words)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
-_CID = re.compile(r"\(cid:\d+\)")
-_DIGITS = re.compile(r"\d+")
-_BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
-                   re.I)
-_BOLD_TB = re.compile(r"[a-z]TBI?$")  # Linux Libertine/Biolinum's bold: LinLibertineTB, LinBiolinumTB
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
@@ -58,145 +59,6 @@ _RUN_IN = re.compile(rf"^([^\W\d_].{{1,100}}?){_ABBR}\.\s+(\S.*)$")
 _OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 _TOC_ANY = re.compile(r"^[A-Z].*[^\d\s]\s+\d{1,3}$")  # an unnumbered entry of a table of contents
-
-
-class PdfError(ValueError):
-    """The bytes are not a PDF with a text layer."""
-
-
-@dataclass(eq=False)
-class Line:
-    text: str
-    size: float
-    bold: bool
-    font: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    page: int
-    col_x0: float
-    col_x1: float
-    page_h: float
-    cells: int  # runs of words separated by a wide gap (a table row has several)
-    lead: str = ""  # the bold words a line of other type starts with ("Data analysis. All data …")
-
-
-def _base_font(name: str) -> str:
-    return name.split("+", 1)[-1]
-
-
-def _word(w: dict) -> dict:
-    """pdfplumber word with its chars -> size of its largest glyph, its commonest font, bold."""
-    chars = [c for c in w["chars"] if c["text"].strip()] or w["chars"]
-    fonts = Counter(_base_font(c["fontname"]) for c in chars)
-    font = fonts.most_common(1)[0][0]
-    return {"text": w["text"], "x0": w["x0"], "x1": w["x1"], "top": w["top"], "bottom": w["bottom"],
-            "size": round(max(c["size"] for c in chars), 1), "font": font,
-            "bold": bool(_BOLD.search(font) or _BOLD_TB.search(font))}
-
-
-def _rows(words: list[dict]) -> list[list[dict]]:
-    rows: list[list[dict]] = []
-    for w in sorted(words, key=lambda w: (round(w["top"]), w["x0"])):
-        if rows and abs(rows[-1][0]["top"] - w["top"]) <= 2.5:
-            rows[-1].append(w)
-        else:
-            rows.append([w])
-    return [sorted(r, key=lambda w: w["x0"]) for r in rows]
-
-
-def _line(row: list[dict], page: int, col: tuple[float, float], page_h: float) -> Line:
-    chars: Counter = Counter()
-    fonts: Counter = Counter()
-    for w in row:
-        chars[w["size"]] += len(w["text"])
-        fonts[w["font"]] += len(w["text"])
-    size = chars.most_common(1)[0][0]
-    lettered = [w for w in row if any(ch.isalpha() for ch in w["text"])] or row
-    bold = all(w["bold"] for w in lettered)  # a run-in bold lead ("Papers. We obtain …") is body text
-    gap = max(2.5, 0.9 * size)
-    cells = 1 + sum(b["x0"] - a["x1"] > gap for a, b in zip(row, row[1:]))
-    text = _CID.sub("", " ".join(w["text"] for w in row)).strip()
-    n_bold = next((n for n, w in enumerate(row) if not w["bold"]), len(row))
-    lead = _CID.sub("", " ".join(w["text"] for w in row[:n_bold])).strip() if n_bold < len(row) else ""
-    return Line(text, size, bold, fonts.most_common(1)[0][0], row[0]["x0"], row[-1]["x1"],
-                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col[0], col[1], page_h, cells,
-                lead)
-
-
-def _spans(row: list[dict], mid: float) -> bool:
-    """A row runs across the middle: a word crosses it, or the words either side are closer than a gutter."""
-    if any(w["x0"] < mid - 2 and w["x1"] > mid + 2 for w in row):
-        return True
-    left = [w for w in row if w["x1"] <= mid + 2]
-    right = [w for w in row if w["x0"] >= mid - 2]
-    return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
-
-
-def _columns_from(rows: list[list[dict]], x: float) -> int | None:
-    """First row from which nearly every row keeps to one side of `x`, with five rows or more on each side (a
-    full-width title, author block or abstract may sit above the columns); None when `x` splits no columns."""
-    one_sided = [not _spans(r, x) for r in rows]
-    left = [o and r[-1]["x1"] <= x + 2 for r, o in zip(rows, one_sided)]
-    right = [o and r[0]["x0"] >= x - 2 for r, o in zip(rows, one_sided)]
-    both = [o and not (a or b) for o, a, b in zip(one_sided, left, right)]
-    return next((k for k in range(len(rows)) if sum(one_sided[k:]) >= 0.85 * (len(rows) - k)
-                 and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
-
-
-def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
-    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one.
-
-    The gutter is looked for at the middle first, then elsewhere (a journal's margin column beside the text);
-    the columns' lines need not share baselines."""
-    rows = _rows(words)
-    full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
-    mid, first = width / 2, _columns_from(rows, width / 2)
-    if first is None:
-        crossing = [0] * (int(width) + 2)  # how many words cross each x
-        for w in words:
-            for x in range(max(0, int(w["x0"]) + 3), min(len(crossing), int(w["x1"]) - 1)):
-                crossing[x] += 1
-        for x in sorted(range(int(0.2 * width), int(0.8 * width), 3), key=lambda x: abs(x - width / 2)):
-            if crossing[x] <= 0.15 * len(rows) and (first := _columns_from(rows, x)) is not None:
-                mid = x
-                break
-    if first is None:
-        return [_line(r, page, full, height) for r in rows]
-    out = [_line(r, page, full, height) for r in rows[:first]]
-    body = [w for r in rows[first:] if not _spans(r, mid) for w in r]
-    for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
-        if side:
-            col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
-            out += [_line(r, page, col, height) for r in _rows(side)]
-    return out
-
-
-def read_lines(data: bytes) -> list[Line]:
-    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
-    import pdfplumber
-    from pdfminer.pdfparser import PDFSyntaxError
-    from pdfplumber.utils.exceptions import PdfminerException
-
-    try:
-        pdf = pdfplumber.open(io.BytesIO(data))
-    except (PdfminerException, PDFSyntaxError, ValueError, TypeError) as exc:
-        raise PdfError(f"not a readable PDF: {exc}") from exc
-    lines: list[Line] = []
-    with pdf:
-        for n, page in enumerate(pdf.pages):
-            upright = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
-            words = [_word(w) for w in upright.extract_words(x_tolerance=1.5, y_tolerance=2.5, return_chars=True)]
-            if words:
-                lines += _page_lines(words, n, float(page.width), float(page.height))
-    pages_of: dict[str, set[int]] = {}
-    for ln in lines:
-        pages_of.setdefault(_DIGITS.sub("", ln.text), set()).add(ln.page)
-    lines = [ln for ln in lines if ln.text and len(pages_of[_DIGITS.sub("", ln.text)]) < 3]
-    if not lines:
-        raise PdfError("the PDF has no text layer")
-    return lines
 
 
 def _body_style(lines: list[Line]) -> tuple[float, str]:
@@ -236,11 +98,14 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         k += 1
     # a table's header and spanning lines: a line between two table rows, or a bold one straight above one
     rows = {k for k in out if lines[k].cells >= 3}
-    for k in range(1, len(lines) - 1):
+
+    def near(a: Line, b: Line) -> bool:
+        return _same_column(a, b) and -b.size < b.top - a.bottom < a.size  # cells of one row may stagger
+
+    for k in range(len(lines) - 2, 0, -1):  # bottom up, so that a header's lines above a header line join it
         a, ln, b = lines[k - 1], lines[k], lines[k + 1]
-        near = _same_column(ln, b) and 0 <= b.top - ln.bottom < ln.size
-        if k + 1 in rows and near and (ln.bold or (k - 1 in rows and _same_column(a, ln)
-                                                    and 0 <= ln.top - a.bottom < ln.size)):
+        if (k + 1 in rows or (k + 1 in out and b.bold)) and near(ln, b) \
+                and (ln.bold or (k - 1 in rows and near(a, ln))):
             out.add(k)
     # small type: blocks of consecutive lines below the body size in one column
     cols: dict[int, set[tuple[float, float]]] = {}
@@ -360,7 +225,7 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
-    face = _DIGITS.sub("", ln.font) != _DIGITS.sub("", body_font)  # SFRM0900 is SFRM1000's face
+    face = DIGITS.sub("", ln.font) != DIGITS.sub("", body_font)  # SFRM0900 is SFRM1000's face
     return standalone and short and (caps or (face and not _ITALIC.search(ln.font)))
 
 
@@ -439,7 +304,7 @@ def parse_pdf(data: bytes) -> list[dict]:
         dotted = _NUMBERED.match(text) if not styled and ln.size >= body - 1.3 else None  # "2.8. k-shell …"
         lead = _RUN_IN.match(dotted.group(2)) if dotted and "." in dotted.group(1) else None
         if lead and starts and (_follows(last_number, dotted.group(1))
-                                or ((ln.lead or _BOLD.search(ln.font)) and not _before(dotted.group(1), last_number))):
+                                or ((ln.lead or BOLD.search(ln.font)) and not _before(dotted.group(1), last_number))):
             heads[k], run_in[k], last_number = (_depth(dotted.group(1)), lead.group(1)), lead.group(2), dotted.group(1)
             prev, prev_k = ln, k  # "2.1. Closeness centrality. The farness of …": a run-in subsection heading
             continue
