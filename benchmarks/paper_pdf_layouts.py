@@ -1,4 +1,4 @@
-"""Paper PDFs of 22 real layouts (23 files) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of 20 real layouts (23 files) through the full-text routes: heading P/R and outside-body share.
 
 The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
 CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
@@ -11,7 +11,9 @@ or, where there is none, the PDF's own outline (bookmarks the authors' LaTeX/InD
 glued to its title is spaced): its Abstract (and sub-entries), Figure/Table entries, and a sole top entry
 holding the title are dropped. Where the kept extraction is known wrong (`HEADINGS`), the headings read off
 the PDF replace it (3 files); `read` files (IEEE, PLOS: no extraction kept anywhere) have only those.
-Where an outline lists only top-level headings (`outline-top`), only top-level headings are compared.
+Where an outline lists only top-level headings (`outline-top`), only top-level headings are compared; an
+outline file's headings are compared down to its outline's depth (acmart bookmarks sections and
+subsections, not its numbered run-in subsubsections).
 Titles are compared without their numbers (arabic, roman, letter), case and punctuation; front and back
 matter names (abstract, references, acknowledgements, competing interests, author contributions, funding,
 supporting information) are out of both sides. P = matched / headings found, R = matched / headings
@@ -31,7 +33,12 @@ any route's output on them was looked at (the held-out set, with GLIA). Overall 
 files and for the held-out ones. Last line: heading F1 of the pdfplumber route over all files. Goal (issue
 41): P and R >= 0.90 and outside share <= 2 % on held-out layouts. First score of the held-out set (13 files,
 196 headings, commit 51a0342, before any rule was changed for it): pdfplumber P 0.72 R 0.86 F1 0.78, outside
-0.10 %; all 23 files P 0.81 R 0.87 F1 0.84, outside 0.14 %.
+0.10 %; all 23 files P 0.81 R 0.87 F1 0.84, outside 0.14 %. The errors on the held-out files were then
+looked at and the rules changed (files tagged `seen`; the rules stay generic: no file's name or text in
+them): held-out P 0.96 R 0.98 F1 0.97, outside 0.12 %; all files P 0.97 R 0.97 F1 0.97, outside 0.15 %
+(without the outline-depth limit, added after the first score: held-out P 0.90 R 0.98 F1 0.94; with it, the
+first score would have been P 0.77 R 0.86 F1 0.81). There is no
+unseen file left; a next held-out set has to be gathered anew.
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
 """
