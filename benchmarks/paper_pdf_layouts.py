@@ -1,31 +1,44 @@
-"""Paper PDFs of 10 real layouts (11 files) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of 20 real layouts (23 files) through the full-text routes: heading P/R and outside-body share.
 
-The PDFs are the ones public extractor projects keep in their test folders beside an expected extraction;
-(CERMINE's test1.pdf is left out: it holds 4 of an article's 11 pages, its outline names headings of all 11),
-they are read from the mirrors (`--mirror`, bare git dirs `<owner>+<name>/repo` as `fetch` makes them) or
-from a folder holding the files under their base names (`--folder`); none is committed here. Expected
-headings come from what sits beside each PDF: GROBID TEI (s2orc-doc2json's tests), CERMINE's NLM output
-(its tests), or, where there is neither, the PDF's own outline
-(bookmarks the authors' LaTeX/InDesign wrote): its Abstract (and sub-entries), Figure/Table entries, and a
-sole top entry holding the title are dropped.
-Where the kept extraction is known wrong (`HEADINGS`), the headings read off the PDF replace it (2 files).
-Where an outline lists only top-level headings (`outline-top`), only top-level headings are compared.
-Titles are compared without their numbers, case and punctuation; front and back matter names (abstract,
-references, acknowledgements, competing interests, author contributions, funding) are out of both sides.
-P = matched / headings found, R = matched / headings expected (multisets).
+The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
+CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
+expected extraction (CERMINE's test1.pdf is left out: it holds 4 of an article's 11 pages, its outline names
+headings of all 11). They are read from the mirrors (`--mirror`, bare git dirs `<owner>+<name>/repo` as `fetch`
+makes them) or from a folder holding the files under their base names (`--folder`); none is committed here.
+Expected headings come from what sits beside each PDF: GROBID TEI (s2orc-doc2json's tests), CERMINE's NLM
+output (its tests), docling's kept Markdown (`docling`: `#` lines; table rows and captions are outside text),
+or, where there is none, the PDF's own outline (bookmarks the authors' LaTeX/InDesign/Word wrote; a number
+glued to its title is spaced): its Abstract (and sub-entries), Figure/Table entries, and a sole top entry
+holding the title are dropped. Where the kept extraction is known wrong (`HEADINGS`), the headings read off
+the PDF replace it (3 files); `read` files (IEEE, PLOS: no extraction kept anywhere) have only those.
+Where an outline lists only top-level headings (`outline-top`), only top-level headings are compared; an
+outline file's headings are compared down to its outline's depth (acmart bookmarks sections and
+subsections, not its numbered run-in subsubsections).
+Titles are compared without their numbers (arabic, roman, letter), case and punctuation; front and back
+matter names (abstract, references, acknowledgements, competing interests, author contributions, funding,
+supporting information) are out of both sides. P = matched / headings found, R = matched / headings
+expected (multisets).
 
 Outside-body share: the share of body words that lie in a 6-word run also found in the text that is not
-body: the reference list (TEI `listBibl`, NLM `ref-list`; for an outline file the PDF's text after its
-last "References" line), footnotes (TEI `note`, NLM `fn`) and table text (TEI `figure[@type=table]`, NLM
-`table-wrap`), runs also present in the expected body text excepted. An outline file gives only the
-references (up to the first heading of the outline found after them: an appendix), so notes and tables there are not
-counted (the share is a lower bound).
+body: the reference list (TEI `listBibl`, NLM `ref-list`; for an outline/read file the PDF's text after its
+last "References" line, read column by column), footnotes (TEI `note`, NLM `fn`) and table text (TEI
+`figure[@type=table]`, NLM `table-wrap`, docling's tables), runs also present in the expected body text
+excepted. An outline file gives only the references (up to the first heading of the outline found after
+them: an appendix), so notes and tables there are not counted (the share is a lower bound).
 
 Routes: `pdfplumber` (sources.paper_pdf) on every file; `grobid` (sources.grobid on the recorded TEI, what
-GROBID 0.6.1 gave) where a TEI is kept. `TUNED` names the files the pdfplumber rules were adjusted on; the
-overall figures are given for all files and for the held-out ones (one file: see TUNED). Last line: heading
-F1 of the pdfplumber route over all files. Goal (issue 41): P and R >= 0.90 and outside share <= 2 % on
-held-out layouts.
+GROBID 0.6.1 gave) where a TEI is kept. `TUNED` names the files the pdfplumber rules were adjusted on before
+the held-out set was gathered; the 12 files after them in FILES were added with their expected side before
+any route's output on them was looked at (the held-out set, with GLIA). Overall figures are given for all
+files and for the held-out ones. Last line: heading F1 of the pdfplumber route over all files. Goal (issue
+41): P and R >= 0.90 and outside share <= 2 % on held-out layouts. First score of the held-out set (13 files,
+196 headings, commit 51a0342, before any rule was changed for it): pdfplumber P 0.72 R 0.86 F1 0.78, outside
+0.10 %; all 23 files P 0.81 R 0.87 F1 0.84, outside 0.14 %. The errors on the held-out files were then
+looked at and the rules changed (files tagged `seen`; the rules stay generic: no file's name or text in
+them): held-out P 0.96 R 0.98 F1 0.97, outside 0.12 %; all files P 0.97 R 0.97 F1 0.97, outside 0.15 %
+(without the outline-depth limit, added after the first score: held-out P 0.90 R 0.98 F1 0.94; with it, the
+first score would have been P 0.77 R 0.86 F1 0.81). There is no
+unseen file left; a next held-out set has to be gathered anew.
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
 """
@@ -64,6 +77,27 @@ HEADINGS = {
                               "User Activity", "Recommendation", "Experiments", "Results", "Analysis",
                               "Comparison with Task Specific Fine-Tuning", "Related Work",
                               "Conclusions and Future Work", "Appendix A - Baseline Details"],
+    # Held-out, outline with a lost glyph: the authors' outline writes "-multiplier" where the PDF sets
+    # "β-multiplier" (its text and headings); the outline's other entries as they are.
+    "key-error-585bcfc650f744efa7942900b742c1b64863350e.pdf": [
+        "1 Introduction", "2 Analytical Model", "2.1 Piezoresistive effect", "2.2 Current reference configuration",
+        "2.3 Current subtraction configuration", "3 Experiment and discussion", "3.1 Experimental set-up",
+        "3.2 Transistor analysis", "3.3 β-multiplier analysis", "3.3.1 β-multiplier with resistor (Fig. 2.a)",
+        "3.3.2 β-multiplier with active load (Fig. 2.b) and subtraction circuit (Fig. 3)", "4 Conclusion",
+        "Appendix A Output current in β-multiplier with resistor",
+        "Appendix B Output current in full-transistor β-multiplier"],
+    # Held-out, `read`: no extraction is kept beside these two (IEEE, PLOS), so the headings were read off the
+    # rendered pages (IEEE: roman/letter-numbered small caps and italics; PLOS: the 12 pt bold lines) before
+    # any route's output was looked at.
+    "demo2.pdf": ["I. Introduction", "II. Background", "III. Method", "A. Two-Pass Spatial Cost Aggregation",
+                  "B. Temporal cost aggregation", "C. Disparity Selection and Confidence Assessment",
+                  "D. Iterative Disparity Refinement", "IV. Results", "V. Conclusion"],
+    "e4faf2c1d76b9bf8f8b4524dfb8c5c6b93be5f35.pdf": [
+        "Introduction", "Materials and methods", "Genetic materials, growth and experimental conditions",
+        "Measures of physiological traits", "Measures of growth and yield related traits",
+        "Leaf tissue sampling for metabolomic analyses", "Untargeted metabolomic analyses",
+        "Data processing and statistical analysis", "Results", "Physiological parameters", "Yield related traits",
+        "Profiling of metabolites", "Discussion", "Conclusion"],
 }
 # (layout, repo, pdf path, expected: "tei:<path>" | "nlm:<path>" | "outline")
 FILES = [
@@ -84,15 +118,38 @@ FILES = [
      "outline"),
     ("Journal of Statistical Software 2007", "kermitt2/grobid",
      "grobid-core/src/test/resources/test/MullenJSSv18i03.pdf", "outline"),
+    # Held-out set (added, with its expected side, before any route's output on them was looked at):
+    ("ACM acmart manuscript (arXiv 2022)", "allenai/papermage", "tests/fixtures/2203.00130v1.pdf", "outline"),
+    ("ACM acmart sigconf (CHI 2023)", "allenai/papermage", "tests/fixtures/2302.07302v1.pdf", "outline"),
+    ("ACM acmart (arXiv 2023, 4 pages)", "allenai/papermage", "tests/fixtures/2304.02623v1.pdf", "outline"),
+    ("NeurIPS 2022 Datasets and Benchmarks", "allenai/papermage", "tests/fixtures/2206.10883v3.pdf", "outline"),
+    ("IOP J. Phys. Conf. Ser. 2022 (Word)", "allenai/papermage",
+     "tests/fixtures/svm_word_predictor/index-list-out-of-range-7f4e18385a30ccb00dc637d5123f894f1f862964.pdf",
+     "outline"),
+    ("elsarticle preprint 2022 (Sensors Actuators)", "allenai/papermage",
+     "tests/fixtures/svm_word_predictor/key-error-585bcfc650f744efa7942900b742c1b64863350e.pdf", "outline"),
+    ("AAAI two-column (arXiv 2022)", "allenai/papermage",
+     "tests/fixtures/svm_word_predictor/value-error-box-diff-page-3574574f60182fc886aa13ad9d9dd3efc4d0a081.pdf",
+     "outline"),
+    ("Elsevier J. Hydrology 2005 (typeset)", "opendatalab/MinerU", "demo/pdfs/demo1.pdf", "outline"),
+    ("JMLR W&CP (MLHC 2017)", "titipata/scipdf_parser", "example_data/futoma2017improved.pdf", "outline"),
+    ("Springer LNCS (arXiv 2023, page 9)", "DS4SD/docling", "tests/data/pdf/2305.03393v1-pg9.pdf",
+     "docling:tests/data/groundtruth/docling_v2/2305.03393v1-pg9.md"),
+    ("IEEE conference 2013 (PDF eXpress)", "opendatalab/MinerU", "demo/pdfs/demo2.pdf", "read"),
+    ("PLOS ONE 2018", "allenai/science-parse", "core/src/test/resources/e4faf2c1d76b9bf8f8b4524dfb8c5c6b93be5f35.pdf",
+     "read"),
 ]
 # Files whose errors were looked at while the pdfplumber rules were written (issue 41): all but GLIA. The rules
 # are generic (no file's name or text appears in them), but only GLIA is a layout they were not fitted to.
 TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf", "test5.pdf", "1001._0908.0054.pdf",
          "superscripttest.pdf", "MullenJSSv18i03.pdf", "0807.3577.pdf", "f63cb20759fab2514802c3ef2a743c76bf9dc9f1.pdf"}
+# Held-out files whose errors were looked at after the held-out score was recorded (the second round of rules,
+# see the module doc): all of them.
+SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
-                      r"authors?( s)? contributions|funding|conflicts? of interests?)$")
-_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivx]+\.|[A-Z](\.\d+)*\.?)\s+(?=\S)")
+                      r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information)$")
+_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+\.|[A-Z](\.\d+)*\.?)\s+(?=\S)")
 _REFS_LINE = re.compile(r"^\s*(references|bibliography|literature cited)\s*$", re.I | re.M)
 
 
@@ -137,6 +194,20 @@ def expected_nlm(data: bytes) -> tuple[list[str], str, str]:
     return heads, body, outside
 
 
+def _reading_text(page) -> str:
+    """The page's lines, a two-column page column by column (few words straddle its middle), so that the
+    reference list's text is not interleaved with the body beside it."""
+    words = page.extract_words(x_tolerance=1.5, y_tolerance=2.5)
+    mid = page.width / 2
+    two = len(words) > 50 and sum(w["x0"] < mid - 5 and w["x1"] > mid + 5 for w in words) < 0.02 * len(words)
+    rows: dict[tuple[int, int], list[dict]] = {}
+    for w in sorted(words, key=lambda w: (w["top"], w["x0"])):
+        col = int(two and w["x0"] >= mid - 5)
+        key = next((k for k in rows if k[0] == col and abs(k[1] - w["top"]) <= 2.5), (col, round(w["top"])))
+        rows.setdefault(key, []).append(w)
+    return "\n".join(" ".join(w["text"] for w in sorted(rows[k], key=lambda w: w["x0"])) for k in sorted(rows))
+
+
 def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], str, str]:
     import pdfplumber
 
@@ -147,11 +218,13 @@ def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], st
             entries = [(level, title) for level, title, *_ in pdf.doc.get_outlines()]
         except PDFNoOutlines:
             entries = []
-        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+        text = "\n".join(_reading_text(p) for p in pdf.pages)
     refs = list(_REFS_LINE.finditer(text))
     outside = text[refs[-1].end():] if refs else ""
     if not entries:
         return [], "", outside
+    # a number glued to its title in the outline ("3.1Encoding module") is spaced as the page sets it
+    entries = [(level, re.sub(r"^(\d+(?:\.\d+)*\.?)(?=[^\W\d_])", r"\1 ", title.strip())) for level, title in entries]
     top = min(level for level, _ in entries)
     if sum(level == top for level, _ in entries) == 1 and entries[0][0] == top:
         entries = entries[1:]  # one top entry holding everything: the paper's title
@@ -169,9 +242,23 @@ def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], st
         heads.append(title)
     for title in heads:  # a heading found after the references (an appendix) ends the outside text
         start = re.escape(_NUM.sub("", title.strip())[:25])
-        at = re.search(r"\n\s*(?:[A-Z]\.?\s*|\d+(?:\.\d+)*\.?\s*)?" + start, outside)
+        at = re.search(r"\n\s*(?:[A-Z]\.?\s*|\d+(?:\.\d+)*\.?\s*)?" + start, outside, re.I)
         outside = outside[:at.start()] if at else outside
     return heads, "", outside
+
+
+def expected_docling(data: bytes) -> tuple[list[str], str, str]:
+    """Docling's kept Markdown: `#` lines are headings; table rows and Table/Figure captions are outside."""
+    heads, body, outside = [], [], []
+    for block in data.decode().split("\n\n"):
+        block = block.strip()
+        if block.startswith("#"):
+            heads.append(block.lstrip("#").strip())
+        elif block.startswith("|") or re.match(r"^(Table|Fig\.?|Figure)\s*\d", block):
+            outside.append(block.replace("|", " "))
+        elif block:
+            body.append(block)
+    return heads, " ".join(body), " ".join(outside)
 
 
 def _shingles(words: list[str], n: int = 6) -> set[tuple[str, ...]]:
@@ -197,9 +284,26 @@ def outside_share(paragraphs: list[str], body: str, outside: str) -> tuple[int, 
     return covered, total
 
 
-def score(sections: list[dict], expected: list[str], top_only: bool = False) -> tuple[int, int, int, list[str]]:
-    got = Counter(n for _, s in iter_sections(sections, 1) if (n := norm(s["title"])) and not NON_BODY.match(n)
-                  and (not top_only or _ == 1))
+def outline_depth(data: bytes) -> int | None:
+    """How many levels the PDF's outline has (its sole title entry left out): headings deeper than that are not
+    in it (acmart bookmarks sections and subsections, not its numbered run-in subsubsections)."""
+    import pdfplumber
+
+    from pdfminer.pdfdocument import PDFNoOutlines
+
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        try:
+            levels = [level for level, *_ in pdf.doc.get_outlines()]
+        except PDFNoOutlines:
+            return None
+    if levels and levels.count(min(levels)) == 1 and levels[0] == min(levels):
+        levels = levels[1:]
+    return len(set(levels)) or None
+
+
+def score(sections: list[dict], expected: list[str], depth: int | None = None) -> tuple[int, int, int, list[str]]:
+    got = Counter(n for lv, s in iter_sections(sections, 1) if (n := norm(s["title"])) and not NON_BODY.match(n)
+                  and (depth is None or lv <= depth))
     want = Counter(n for t in expected if (n := norm(t)) and not NON_BODY.match(n))
     hit = sum((got & want).values())
     return hit, sum(got.values()), sum(want.values()), sorted((got - want).elements()) + \
@@ -220,10 +324,12 @@ def main(argv: list[str] | None = None) -> None:
             continue
         pdf = read(args, repo, path)
         kind, _, exp_path = how.partition(":")
-        raw = read(args, repo, exp_path) if kind in ("tei", "nlm") else pdf
-        heads, body, outside = {"tei": expected_tei, "nlm": expected_nlm, "outline": expected_outline,
+        raw = read(args, repo, exp_path) if kind in ("tei", "nlm", "docling") else pdf
+        heads, body, outside = {"tei": expected_tei, "nlm": expected_nlm, "docling": expected_docling,
+                                "outline": expected_outline, "read": expected_outline,
                                 "outline-top": lambda d: expected_outline(d, True)}[kind](raw)
         heads = HEADINGS.get(Path(path).name, heads)
+        depth = 1 if kind == "outline-top" else outline_depth(pdf) if kind == "outline" else None
         routes = [("pdfplumber", lambda: parse_pdf(pdf))]
         if kind == "tei":
             routes.append(("grobid", lambda: parse_tei(raw)))
@@ -234,12 +340,12 @@ def main(argv: list[str] | None = None) -> None:
             except PdfError as exc:
                 print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} failed: {exc}")
                 sections = []
-            hit, got, want, wrong = score(sections, heads, top_only=kind == "outline-top")
+            hit, got, want, wrong = score(sections, heads, depth)
             cov, words = outside_share([p for _, s in iter_sections(sections) for p in s["paragraphs"]], body,
                                        outside)
             for key in [(route, "all")] + ([(route, "held-out")] if name not in TUNED else []):
                 totals.setdefault(key, Counter()).update(hit=hit, got=got, want=want, cov=cov, words=words)
-            tag = "" if name not in TUNED else " (tuned)"
+            tag = " (tuned)" if name in TUNED else " (seen)" if name in SEEN else ""
             print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} {hit / max(got, 1):5.2f} {hit / max(want, 1):5.2f} "
                   f"{100 * cov / max(words, 1):7.2f}%{tag}")
             if args.verbose and wrong:

@@ -1,24 +1,30 @@
 """An open-access paper PDF -> Pap2Pat `sections`, with pdfplumber and font-based heading levels.
 
-The fallback when no GROBID is configured (`sources.grobid` is the paper's route). Words come from
-pdfplumber (upright characters only: a rotated arXiv stamp is not text); a page whose words leave the
-middle free is read as two columns (left, then right); words become lines. A word's size is that of its
-largest glyph, so a small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its
-cap height; a line's size and font are those of most of its characters.
+The fallback when no GROBID is configured (`sources.grobid` is the paper's route). The PDF's lines, in
+reading order and with their type, come from `sources.pdf_lines` (columns, small caps, running heads).
 
 The body size and font are those of most characters of the full lines before the reference list (pages
 of references, set smaller, would otherwise decide it). Not body text: running heads and feet (the same
-line on three pages or more), table rows (three or more cells apart, or mostly numbers), captions
+line on three pages or more), table rows (three or more cells apart, or mostly numbers) with the bold
+header lines above them and the lines between them, captions
 ("Table 2:", "Figure 3." and the lines that continue them; a sentence such as "Table 1 presents …" stays),
-and small type (below the body size) that sits at the foot of a column (footnotes) or comes in short lines
-(text inside figures).
+and small type (below the body size) that sits at the foot of a column (footnotes), comes in short lines
+(text inside figures) or fills a narrow margin column beside the text (PLOS's citation and licence notes).
 
-A heading is a short line, not a caption or a sentence, set larger than the body, or bold at about body
-size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`), or in a
-face other than the body's standing on its own line, or numbered ("2.1 Node Types", "III. RESULTS") in
-the sequence of the paper's numbered headings; a numbered subsection may also run in at the start of a
-paragraph ("2.1. Closeness centrality. The farness of …"). Its level is the depth of its number when it has one,
-else the rank of its style (size, then bold) among the heading styles. Text before the first heading
+A heading is a short line, not a caption, a sentence, a question of six words or more, a label ("Input: G")
+or a line of a paragraph set in larger type (a datasheet), set larger than the body, or bold at about body
+size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`, Libertine's
+`TB`), or in a face other than the body's (its optical size aside) standing on its own line, or numbered
+("2.1 Node Types", "III. RESULTS", IEEE's italic "A. Title" after a roman section) in the sequence of the
+paper's numbered headings (one number may be missing where the line is in its own face); a numbered
+subsection may also run in at the start of a paragraph ("2.1. Closeness centrality. The farness of …", not
+cut at "Fig."), and in a paper of unnumbered sections so may a bold lead ("Data analysis. All data …";
+where sections are numbered such a lead labels a paragraph, as GROBID keeps it). A heading wrapped over two
+lines of one style is one heading. In a numbered paper an unnumbered line after the first page set larger
+than every numbered heading is text in a figure. Its level is the depth of its number when it has one,
+else the rank of its style (size, then bold, then caps) among the heading styles; of two faces of one
+style, the one whose headings come straight under the other's ranks lower (PLOS: "Results", sans, over
+"Physiological parameters", serif). Text before the first heading
 (title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
 join into paragraphs at a larger vertical gap or an indented line after a full stop; a word hyphenated
@@ -28,11 +34,11 @@ is, or the first part is a word of it and the second no suffix: "state-of-the-ar
 """
 from __future__ import annotations
 
-import io
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+
+from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (PdfError is raised from here too)
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
@@ -42,137 +48,17 @@ _CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
 _ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
 _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
-_FRONT = re.compile(r"^(abstract|contents|table of contents)$", re.I)
+_FRONT = re.compile(r"^(abstract|contents|table of contents|ccs concepts|index terms|keywords|key words)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
-_CID = re.compile(r"\(cid:\d+\)")
-_DIGITS = re.compile(r"\d+")
-_BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
-                   re.I)
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
                      r"ating|ist|ism|ize|ise|ized|ful|less|ship|ward|wise)s?$", re.I)
-_RUN_IN = re.compile(r"^([A-Z][^.]{1,80}?)\.\s+(\S.*)$")
+_ABBR = "".join(f"(?<!{a})" for a in ("Fig", "Figs", "Eq", "Eqs", "al", "vs", "Ref", "No"))  # "(Fig. 2)" ends no title
+_RUN_IN = re.compile(rf"^([^\W\d_].{{1,100}}?){_ABBR}\.\s+(\S.*)$")
 _OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
-
-
-class PdfError(ValueError):
-    """The bytes are not a PDF with a text layer."""
-
-
-@dataclass(eq=False)
-class Line:
-    text: str
-    size: float
-    bold: bool
-    font: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    page: int
-    col_x0: float
-    col_x1: float
-    page_h: float
-    cells: int  # runs of words separated by a wide gap (a table row has several)
-
-
-def _base_font(name: str) -> str:
-    return name.split("+", 1)[-1]
-
-
-def _word(w: dict) -> dict:
-    """pdfplumber word with its chars -> size of its largest glyph, its commonest font, bold."""
-    chars = [c for c in w["chars"] if c["text"].strip()] or w["chars"]
-    fonts = Counter(_base_font(c["fontname"]) for c in chars)
-    font = fonts.most_common(1)[0][0]
-    return {"text": w["text"], "x0": w["x0"], "x1": w["x1"], "top": w["top"], "bottom": w["bottom"],
-            "size": round(max(c["size"] for c in chars), 1), "font": font, "bold": bool(_BOLD.search(font))}
-
-
-def _rows(words: list[dict]) -> list[list[dict]]:
-    rows: list[list[dict]] = []
-    for w in sorted(words, key=lambda w: (round(w["top"]), w["x0"])):
-        if rows and abs(rows[-1][0]["top"] - w["top"]) <= 2.5:
-            rows[-1].append(w)
-        else:
-            rows.append([w])
-    return [sorted(r, key=lambda w: w["x0"]) for r in rows]
-
-
-def _line(row: list[dict], page: int, col: tuple[float, float], page_h: float) -> Line:
-    chars: Counter = Counter()
-    fonts: Counter = Counter()
-    for w in row:
-        chars[w["size"]] += len(w["text"])
-        fonts[w["font"]] += len(w["text"])
-    size = chars.most_common(1)[0][0]
-    lettered = [w for w in row if any(ch.isalpha() for ch in w["text"])] or row
-    bold = all(w["bold"] for w in lettered)  # a run-in bold lead ("Papers. We obtain …") is body text
-    gap = max(2.5, 0.9 * size)
-    cells = 1 + sum(b["x0"] - a["x1"] > gap for a, b in zip(row, row[1:]))
-    text = _CID.sub("", " ".join(w["text"] for w in row)).strip()
-    return Line(text, size, bold, fonts.most_common(1)[0][0], row[0]["x0"], row[-1]["x1"],
-                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col[0], col[1], page_h, cells)
-
-
-def _spans(row: list[dict], mid: float) -> bool:
-    """A row runs across the middle: a word crosses it, or the words either side are closer than a gutter."""
-    if any(w["x0"] < mid - 2 and w["x1"] > mid + 2 for w in row):
-        return True
-    left = [w for w in row if w["x1"] <= mid + 2]
-    right = [w for w in row if w["x0"] >= mid - 2]
-    return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
-
-
-def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
-    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one."""
-    mid = width / 2
-    rows = _rows(words)
-    one_sided = [not _spans(r, mid) for r in rows]
-    both = [o and any(w["x0"] >= mid - 2 for w in r) and any(w["x1"] <= mid + 2 for w in r)
-            for r, o in zip(rows, one_sided)]
-    # the columns start at the first row from which nearly every row keeps to one side (a full-width title,
-    # author block or abstract may sit above them)
-    first = next((k for k in range(len(rows)) if sum(both[k:]) >= 5
-                  and sum(one_sided[k:]) >= 0.85 * (len(rows) - k)), None)
-    full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
-    if first is None:
-        return [_line(r, page, full, height) for r in rows]
-    out = [_line(r, page, full, height) for r in rows[:first]]
-    body = [w for r, o in zip(rows[first:], one_sided[first:]) if o for w in r]
-    for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
-        if side:
-            col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
-            out += [_line(r, page, col, height) for r in _rows(side)]
-    return out
-
-
-def read_lines(data: bytes) -> list[Line]:
-    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
-    import pdfplumber
-    from pdfminer.pdfparser import PDFSyntaxError
-    from pdfplumber.utils.exceptions import PdfminerException
-
-    try:
-        pdf = pdfplumber.open(io.BytesIO(data))
-    except (PdfminerException, PDFSyntaxError, ValueError, TypeError) as exc:
-        raise PdfError(f"not a readable PDF: {exc}") from exc
-    lines: list[Line] = []
-    with pdf:
-        for n, page in enumerate(pdf.pages):
-            upright = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
-            words = [_word(w) for w in upright.extract_words(x_tolerance=1.5, y_tolerance=2.5, return_chars=True)]
-            if words:
-                lines += _page_lines(words, n, float(page.width), float(page.height))
-    pages_of: dict[str, set[int]] = {}
-    for ln in lines:
-        pages_of.setdefault(_DIGITS.sub("", ln.text), set()).add(ln.page)
-    lines = [ln for ln in lines if ln.text and len(pages_of[_DIGITS.sub("", ln.text)]) < 3]
-    if not lines:
-        raise PdfError("the PDF has no text layer")
-    return lines
+_TOC_ANY = re.compile(r"^[A-Z].*[^\d\s]\s+\d{1,3}$")  # an unnumbered entry of a table of contents
 
 
 def _body_style(lines: list[Line]) -> tuple[float, str]:
@@ -210,7 +96,25 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
             k = j
             continue
         k += 1
+    # a table's header and spanning lines: a line between two table rows, or a bold one straight above one
+    rows = {k for k in out if lines[k].cells >= 3}
+
+    def near(a: Line, b: Line) -> bool:
+        return _same_column(a, b) and -b.size < b.top - a.bottom < a.size  # cells of one row may stagger
+
+    for k in range(len(lines) - 2, 0, -1):  # bottom up, so that a header's lines above a header line join it
+        a, ln, b = lines[k - 1], lines[k], lines[k + 1]
+        if (k + 1 in rows or (k + 1 in out and b.bold)) and near(ln, b) \
+                and (ln.bold or (k - 1 in rows and near(a, ln))):
+            out.add(k)
     # small type: blocks of consecutive lines below the body size in one column
+    cols: dict[int, set[tuple[float, float]]] = {}
+    for ln in lines:
+        cols.setdefault(ln.page, set()).add((ln.col_x0, ln.col_x1))
+    widest: dict[int, float] = {}  # the widest column of a page, the full width of rows above its columns left out
+    for page, spans in cols.items():
+        full = (min(a for a, _ in spans), max(b for _, b in spans))
+        widest[page] = max(b - a for a, b in (spans - {full} or spans))
     k = 0
     while k < len(lines):
         if lines[k].size >= body - 0.9:
@@ -224,7 +128,10 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         at_foot = not any(_same_column(block[-1], ln) and ln.size >= body - 0.9 for ln in lines[j:j + 40]
                           if ln.top > block[-1].top) and block[0].top > 0.55 * block[0].page_h
         short = statistics.median(ln.x1 - ln.x0 for ln in block) < 0.5 * width
-        if at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
+        margin = width < 0.6 * widest.get(block[0].page, width)  # a journal's margin column beside the text
+        if margin:
+            out.update(range(k, j))
+        elif at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
             out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14))
         k = j
     return out
@@ -234,7 +141,7 @@ def _number(text: str, letters: bool) -> tuple[str, str] | None:
     """(number, title) of a numbered heading: "2.1 Node Types", "III. RESULTS", after references "A Details"."""
     for pat in (_NUMBERED, _ROMAN) + ((_LETTERED,) if letters else ()):
         m = pat.match(text)
-        if m and m.group(2)[:1].isupper():
+        if m and (m.group(2)[:1].isupper() or not m.group(2)[:1].isascii()):  # "3.3 β-multiplier analysis"
             return m.group(1), m.group(2)
     return None
 
@@ -244,7 +151,10 @@ def _depth(number: str) -> int:
 
 
 def _follows(prev: str | None, number: str) -> bool:
-    """`number` may come next after `prev` in a paper's section numbering (1 -> 1.1, 2; 2.3 -> 2.4, 3, 2.3.1)."""
+    """`number` may come next after `prev` in a paper's section numbering (1 -> 1.1, 2; 2.3 -> 2.4, 3, 2.3.1;
+    III -> A -> B, IEEE's lettered subsections)."""
+    if re.fullmatch(r"[A-H]", number) and prev is not None:
+        return number == "A" if re.fullmatch(r"[IVX]+", prev) else len(prev) == 1 and ord(number) == ord(prev) + 1
     if not number[0].isdigit():
         return True
     parts = [int(p) for p in number.split(".")]
@@ -256,6 +166,15 @@ def _follows(prev: str | None, number: str) -> bool:
     return parts[:-1] == old[:len(parts) - 1] and parts[-1] == old[len(parts) - 1] + 1
 
 
+def _skips_one(prev: str | None, number: str) -> bool:
+    """`number` comes two after `prev` at its level (3.1 -> 3.3): the heading between was not read (a formula set
+    on its line)."""
+    if prev is None or not (prev[0].isdigit() and number[0].isdigit()):
+        return False
+    old, new = [int(p) for p in prev.split(".")], [int(p) for p in number.split(".")]
+    return len(old) == len(new) and old[:-1] == new[:-1] and new[-1] == old[-1] + 2
+
+
 def _before(number: str, last: str | None) -> bool:
     """`number` goes back in the numbering (2.1 after 3.2), as a list item or table cell does."""
     if last is None or not (number[0].isdigit() and last[0].isdigit()):
@@ -263,19 +182,41 @@ def _before(number: str, last: str | None) -> bool:
     return [int(p) for p in number.split(".")] <= [int(p) for p in last.split(".")]
 
 
-def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False) -> bool:
+def _continues(a: Line, b: Line) -> bool:
+    """`b` is the next line of `a`'s block: same column, size and face, no more than a line's gap."""
+    return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.6 * a.size
+
+
+def _wide(ln: Line) -> bool:
+    return ln.x1 - ln.x0 >= 0.85 * (ln.col_x1 - ln.col_x0)
+
+
+def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False,
+                nxt: Line | None = None) -> bool:
     text = ln.text.strip()
     words = text.split()
-    if len(words) > 14 or len(text) < 3 or not (text[0].isupper() or text[0].isdigit()) or _CAPTION.match(text) \
-            or not re.search(r"[A-Za-z]{3}", text) or _SYMBOL_FONT.search(ln.font):
+    if len(words) > (20 if _NUMBERED.match(text) else 14) or len(text) < 3 or _CAPTION.match(text) \
+            or not (text[0].isupper() or text[0].isdigit()) or not re.search(r"[A-Za-z]{3}", text) \
+            or _SYMBOL_FONT.search(ln.font):
         return False
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
-    if text.endswith("-") or words[-1].lower() in _OPEN_END or re.search(r"[a-z]{2}\. [A-Z]", text):
+    if text.endswith("-") or words[-1].lower() in _OPEN_END \
+            or (re.search(r"[a-z]{2}[.?!] [A-Z]", text) and not _APPENDIX.match(text)) \
+            or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower()):
         return False  # running text: a line that breaks off, or holds a sentence's end
+    if re.match(r"^[A-Za-z]+:\s", text):
+        return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
+    if text.endswith("?") and len(words) >= 6 and not _NUMBERED.match(text):
+        return False  # a question set bold (a datasheet's, a form's) leads its answer
     if ln.size > body + 0.4:
-        return True
+        # after the title page, a line of a paragraph set in larger type (a datasheet, a box) is no heading
+        if ln.page == 0:
+            return True
+        wrapped = nxt is not None and _continues(ln, nxt) and (
+            _wide(ln) or ((nxt.text.startswith("(") or nxt.text[:1].islower()) and not _NUMBERED.match(text)))
+        return not (text.endswith(":") or wrapped or (prev is not None and _continues(prev, ln) and _wide(prev)))
     if ln.size < body - 1.3:
         return False
     standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
@@ -284,7 +225,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
-    return standalone and short and (caps or (ln.font != body_font and not _ITALIC.search(ln.font)))
+    face = DIGITS.sub("", ln.font) != DIGITS.sub("", body_font)  # SFRM0900 is SFRM1000's face
+    return standalone and short and (caps or (face and not _ITALIC.search(ln.font)))
 
 
 def _style(ln: Line) -> tuple[float, bool, bool]:
@@ -339,34 +281,68 @@ def parse_pdf(data: bytes) -> list[dict]:
     prev: Line | None = None
     prev_k = -1
     for k, ln in enumerate(lines):
-        if k in skip or (toc_pages[ln.page] >= 3 and _TOC.match(ln.text)):
+        if k in skip or (toc_pages[ln.page] >= 3 and (_TOC.match(ln.text) or _TOC_ANY.match(ln.text))):
             continue
         text = ln.text.strip()
-        num = _number(text, after_refs)
-        styled = _is_heading(ln, prev, body, body_font, prev_k in heads) \
+        # after a roman-numbered heading, "A. Title" in its own face is a lettered subsection (IEEE)
+        lettered = not after_refs and last_number is not None and not last_number[0].isdigit()
+        num = _number(text, after_refs or lettered)
+        if num and lettered and _LETTERED.match(text) and not _ROMAN.match(text) \
+                and (ln.font == body_font or not _follows(last_number, num[0])):
+            num = None
+        nxt = lines[k + 1] if k + 1 < len(lines) else None
+        styled = _is_heading(ln, prev, body, body_font, prev_k in heads, nxt) \
             or (_BACK.match(text) is not None and k > len(lines) // 3)  # "References" however it is set
         plain = False
-        if num and not styled and _follows(last_number, num[0]) and len(text.split()) <= 12 \
-                and not text.endswith(".") and ln.size >= body - 1.3 and ln.x1 - ln.x0 < 0.8 * (ln.col_x1 - ln.col_x0):
+        if num and not styled and len(text.split()) <= 12 and (_follows(last_number, num[0]) or (
+                ln.font != body_font and _skips_one(last_number, num[0]))) \
+                and not text.endswith(".") and ln.size >= body - 1.3 \
+                and ln.x1 - ln.x0 < (0.8 if ln.font == body_font else 0.95) * (ln.col_x1 - ln.col_x0):
             styled = plain = True  # a numbered heading set in the body face (continues the numbering)
-        lead = _RUN_IN.match(num[1]) if num and not styled and "." in num[0] and ln.size >= body - 1.3 else None
-        if lead and _follows(last_number, num[0]) and (prev is None or not _same_column(prev, ln)
-                                                       or prev.text.rstrip().endswith((".", ":", "?", "!"))):
-            heads[k], run_in[k], last_number = (_depth(num[0]), lead.group(1)), lead.group(2), num[0]
+        starts = prev is None or not _same_column(prev, ln) or prev.text.rstrip().endswith((".", ":", "?", "!")) \
+            or ln.top - prev.bottom > 0.5 * ln.size or prev_k in heads  # the line starts a paragraph
+        dotted = _NUMBERED.match(text) if not styled and ln.size >= body - 1.3 else None  # "2.8. k-shell …"
+        lead = _RUN_IN.match(dotted.group(2)) if dotted and "." in dotted.group(1) else None
+        if lead and starts and (_follows(last_number, dotted.group(1))
+                                or ((ln.lead or BOLD.search(ln.font)) and not _before(dotted.group(1), last_number))):
+            heads[k], run_in[k], last_number = (_depth(dotted.group(1)), lead.group(1)), lead.group(2), dotted.group(1)
             prev, prev_k = ln, k  # "2.1. Closeness centrality. The farness of …": a run-in subsection heading
+            continue
+        if not styled and not num and ln.lead.endswith(".") and ln.lead[:1].isalpha() and text.startswith(ln.lead) \
+                and not re.search(r"\b(figs?|eqs?|refs?|al|tabs?|nos?|vs|cf|e\.g|i\.e)\.$", ln.lead, re.I) \
+                and not re.search(r"\d", ln.lead.split()[0]) \
+                and 2 <= len(ln.lead.split()) <= 10 and ln.size >= body - 1.3 and starts:
+            heads[k], run_in[k] = (None, ln.lead.rstrip(". ")), text[len(ln.lead):].strip()
+            prev, prev_k = ln, k  # "Data analysis. All data analyses …": a bold run-in paragraph heading
             continue
         if styled:
             if num and (plain or num[0][0].isalpha() or _follows(last_number, num[0])
                         or not _before(num[0], last_number)):
-                heads[k] = (_depth(num[0]), num[1])
+                heads[k] = (_depth(num[0]) + (lettered and _LETTERED.match(text) is not None
+                                              and not _ROMAN.match(text)), num[1])
                 last_number = num[0]
             elif num:
                 continue  # "1 Results" after "3.2": a list item or a table line
             else:
                 heads[k] = (None, text)
+            if nxt is not None and k + 1 not in skip and _continues(ln, nxt) and _style(ln) == _style(nxt) \
+                    and ln.x1 - ln.x0 >= 0.6 * (ln.col_x1 - ln.col_x0) and not text.endswith((".", ":")) \
+                    and not _number(nxt.text, True) and len(nxt.text.split()) <= 8:
+                heads[k] = (heads[k][0], f"{heads[k][1]} {nxt.text.strip()}")  # a heading wrapped over two lines
+                skip.add(k + 1)
             if _BACK.match(heads[k][1]):
                 after_refs = True
         prev, prev_k = ln, k
+    # a bold run-in lead is a heading in a paper of unnumbered sections (Nature's Online Methods); where the
+    # sections are numbered it labels a paragraph (LaTeX's \paragraph), which GROBID keeps in the text
+    if sum(v[0] is not None for v in heads.values()) >= 2:
+        for k in [k for k in run_in if heads[k][0] is None]:
+            del heads[k], run_in[k]
+        # there, an unnumbered line after the title page set larger than every numbered heading is text in a
+        # figure ("Model Example" in a diagram) or a box's title, not a section
+        largest = max(lines[k].size for k, v in heads.items() if v[0] is not None)
+        heads = {k: v for k, v in heads.items() if v[0] is not None or lines[k].page == 0
+                 or lines[k].size <= largest + 0.5 or _BACK.match(v[1]) or _APPENDIX.match(v[1])}
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))
@@ -376,24 +352,38 @@ def parse_pdf(data: bytes) -> list[dict]:
         raise PdfError("no headed body text found")
     # the title: the largest heading style, on the first page only
     top = max(lines[k].size for k in heads)
-    titles = [k for k in heads if lines[k].size == top]
-    if all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
-        heads = {k: v for k, v in heads.items() if lines[k].size < top}
+    titles = [k for k in heads if lines[k].size == top and heads[k][0] is None]
+    if titles and all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
+        heads = {k: v for k, v in heads.items() if k not in titles}
     order = sorted(heads)
     start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
                   or _FIRST.match(heads[k][1])), order[0])
-    styles = sorted({_style(lines[k]) for k in order if k >= start}, reverse=True)
-    numbered_level: dict[tuple[float, bool, bool], int] = {}
+    # two faces of one size and weight ("Results" in a sans, "Physiological parameters" in a serif): the face of
+    # a heading that comes straight under one in the other face (no body line between) is the lower level
+    parents, children = set(), set()
+    for a, b in zip(order, order[1:]):
+        if heads[a][0] is None and heads[b][0] is None and _style(lines[a]) == _style(lines[b]) \
+                and lines[a].font != lines[b].font and all(j in skip for j in range(a + 1, b)):
+            parents.add((_style(lines[a]), lines[a].font))
+            children.add((_style(lines[b]), lines[b].font))
+    lower = children - parents
+
+    def style(ln: Line) -> tuple[float, bool, bool, bool]:
+        return *_style(ln), (_style(ln), ln.font) not in lower
+
+    styles = sorted({style(lines[k]) for k in order if k >= start and not (k in run_in and heads[k][0] is None)},
+                    reverse=True)
+    numbered_level: dict[tuple[float, bool, bool, bool], int] = {}
     for k in order:
         if heads[k][0] is not None:
-            numbered_level.setdefault(_style(lines[k]), heads[k][0])
+            numbered_level.setdefault(style(lines[k]), heads[k][0])
     rank = {s: numbered_level.get(s, n + 1) for n, s in enumerate(styles)}
 
     gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:]) if _same_column(a, b) and 0 <= b.top - a.bottom < 20
             and a.size == body == b.size]
     gap = statistics.median(gaps) if gaps else 2.0
     roots: list[dict] = []
-    stack: list[tuple[int, dict]] = []
+    stack: list[tuple[int, dict, bool]] = []
     cur: dict | None = None
     para: list[str] = []
     skipping = True
@@ -418,12 +408,14 @@ def parse_pdf(data: bytes) -> list[dict]:
                 skipping, cur, in_refs = True, None, in_refs or bool(_BACK.match(title))
                 continue
             skipping = in_refs = False
-            level = level or rank.get(_style(ln), 1)
+            if level is None and k in run_in:  # a run-in paragraph heading: under the heading it follows
+                level = next((lv for lv, _, runs in reversed(stack) if not runs), 0) + 1
+            level = level or rank.get(style(ln), 1)
             cur = {"title": title, "paragraphs": [], "subsections": []}
             while stack and stack[-1][0] >= level:
                 stack.pop()
             (stack[-1][1]["subsections"] if stack else roots).append(cur)
-            stack.append((level, cur))
+            stack.append((level, cur, k in run_in and heads[k][0] is None))
             if k in run_in:
                 para.append(run_in[k])
             prev = ln

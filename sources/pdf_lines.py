@@ -1,0 +1,160 @@
+"""A paper PDF's text lines in reading order, with the type they are set in (pdfplumber).
+
+Words come from pdfplumber (upright characters only: a rotated arXiv stamp is not text); a page whose words
+leave a gutter free (at the middle, else where a journal's margin column ends) is read as two columns (left,
+then right), whether or not their baselines line up. A word's size is that of its largest glyph, so a
+small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its cap height; a line's
+size and font are those of most of its characters; running heads and feet (the same line on three pages or
+more) are dropped. `sources.paper_pdf` turns the lines into sections.
+"""
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+_CID = re.compile(r"\(cid:\d+\)")
+BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
+                   re.I)
+_BOLD_TB = re.compile(r"[a-z]TBI?$")  # Linux Libertine/Biolinum's bold: LinLibertineTB, LinBiolinumTB
+DIGITS = re.compile(r"\d+")
+
+
+class PdfError(ValueError):
+    """The bytes are not a PDF with a text layer."""
+
+
+@dataclass(eq=False)
+class Line:
+    text: str
+    size: float
+    bold: bool
+    font: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    page: int
+    col_x0: float
+    col_x1: float
+    page_h: float
+    cells: int  # runs of words separated by a wide gap (a table row has several)
+    lead: str = ""  # the bold words a line of other type starts with ("Data analysis. All data …")
+
+
+def _base_font(name: str) -> str:
+    return name.split("+", 1)[-1]
+
+
+def _word(w: dict) -> dict:
+    """pdfplumber word with its chars -> size of its largest glyph, its commonest font, bold."""
+    chars = [c for c in w["chars"] if c["text"].strip()] or w["chars"]
+    fonts = Counter(_base_font(c["fontname"]) for c in chars)
+    font = fonts.most_common(1)[0][0]
+    return {"text": w["text"], "x0": w["x0"], "x1": w["x1"], "top": w["top"], "bottom": w["bottom"],
+            "size": round(max(c["size"] for c in chars), 1), "font": font,
+            "bold": bool(BOLD.search(font) or _BOLD_TB.search(font))}
+
+
+def _rows(words: list[dict]) -> list[list[dict]]:
+    rows: list[list[dict]] = []
+    for w in sorted(words, key=lambda w: (round(w["top"]), w["x0"])):
+        if rows and abs(rows[-1][0]["top"] - w["top"]) <= 2.5:
+            rows[-1].append(w)
+        else:
+            rows.append([w])
+    return [sorted(r, key=lambda w: w["x0"]) for r in rows]
+
+
+def _line(row: list[dict], page: int, col: tuple[float, float], page_h: float) -> Line:
+    chars: Counter = Counter()
+    fonts: Counter = Counter()
+    for w in row:
+        chars[w["size"]] += len(w["text"])
+        fonts[w["font"]] += len(w["text"])
+    size = chars.most_common(1)[0][0]
+    lettered = [w for w in row if any(ch.isalpha() for ch in w["text"])] or row
+    bold = all(w["bold"] for w in lettered)  # a run-in bold lead ("Papers. We obtain …") is body text
+    gap = max(2.5, 0.9 * size)
+    cells = 1 + sum(b["x0"] - a["x1"] > gap for a, b in zip(row, row[1:]))
+    text = _CID.sub("", " ".join(w["text"] for w in row)).strip()
+    n_bold = next((n for n, w in enumerate(row) if not w["bold"]), len(row))
+    lead = _CID.sub("", " ".join(w["text"] for w in row[:n_bold])).strip() if n_bold < len(row) else ""
+    return Line(text, size, bold, fonts.most_common(1)[0][0], row[0]["x0"], row[-1]["x1"],
+                min(w["top"] for w in row), max(w["bottom"] for w in row), page, col[0], col[1], page_h, cells,
+                lead)
+
+
+def _spans(row: list[dict], mid: float) -> bool:
+    """A row runs across the middle: a word crosses it, or the words either side are closer than a gutter."""
+    if any(w["x0"] < mid - 2 and w["x1"] > mid + 2 for w in row):
+        return True
+    left = [w for w in row if w["x1"] <= mid + 2]
+    right = [w for w in row if w["x0"] >= mid - 2]
+    return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
+
+
+def _columns_from(rows: list[list[dict]], x: float) -> int | None:
+    """First row from which nearly every row keeps to one side of `x`, with five rows or more on each side (a
+    full-width title, author block or abstract may sit above the columns); None when `x` splits no columns."""
+    one_sided = [not _spans(r, x) for r in rows]
+    left = [o and r[-1]["x1"] <= x + 2 for r, o in zip(rows, one_sided)]
+    right = [o and r[0]["x0"] >= x - 2 for r, o in zip(rows, one_sided)]
+    both = [o and not (a or b) for o, a, b in zip(one_sided, left, right)]
+    return next((k for k in range(len(rows)) if sum(one_sided[k:]) >= 0.85 * (len(rows) - k)
+                 and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
+
+
+def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
+    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one.
+
+    The gutter is looked for at the middle first, then elsewhere (a journal's margin column beside the text);
+    the columns' lines need not share baselines."""
+    rows = _rows(words)
+    full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
+    mid, first = width / 2, _columns_from(rows, width / 2)
+    if first is None:
+        crossing = [0] * (int(width) + 2)  # how many words cross each x
+        for w in words:
+            for x in range(max(0, int(w["x0"]) + 3), min(len(crossing), int(w["x1"]) - 1)):
+                crossing[x] += 1
+        for x in sorted(range(int(0.2 * width), int(0.8 * width), 3), key=lambda x: abs(x - width / 2)):
+            if crossing[x] <= 0.15 * len(rows) and (first := _columns_from(rows, x)) is not None:
+                mid = x
+                break
+    if first is None:
+        return [_line(r, page, full, height) for r in rows]
+    out = [_line(r, page, full, height) for r in rows[:first]]
+    body = [w for r in rows[first:] if not _spans(r, mid) for w in r]
+    for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
+        if side:
+            col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
+            out += [_line(r, page, col, height) for r in _rows(side)]
+    return out
+
+
+def read_lines(data: bytes) -> list[Line]:
+    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
+    import pdfplumber
+    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfplumber.utils.exceptions import PdfminerException
+
+    try:
+        pdf = pdfplumber.open(io.BytesIO(data))
+    except (PdfminerException, PDFSyntaxError, ValueError, TypeError) as exc:
+        raise PdfError(f"not a readable PDF: {exc}") from exc
+    lines: list[Line] = []
+    with pdf:
+        for n, page in enumerate(pdf.pages):
+            upright = page.filter(lambda o: o.get("object_type") != "char" or o.get("upright", True))
+            words = [_word(w) for w in upright.extract_words(x_tolerance=1.5, y_tolerance=2.5, return_chars=True)]
+            if words:
+                lines += _page_lines(words, n, float(page.width), float(page.height))
+    pages_of: dict[str, set[int]] = {}
+    for ln in lines:
+        pages_of.setdefault(DIGITS.sub("", ln.text), set()).add(ln.page)
+    lines = [ln for ln in lines if ln.text and len(pages_of[DIGITS.sub("", ln.text)]) < 3]
+    if not lines:
+        raise PdfError("the PDF has no text layer")
+    return lines
