@@ -71,8 +71,8 @@ def _truth(world: Path) -> tuple[set, set]:
 
 @pytest.fixture(scope="module")
 def flow_build(world, endpoint, papers_replica, tmp_path_factory) -> tuple[Path, dict]:
-    """(published root, result) of the `build-pap2pat` flow on the module's world, built once: asserted by
-    test_flow_publishes_pairs_recovered_from_truth, republished by test_rerun_uses_the_cache_and_publishes_the_same_version."""
+    """(published root, result) of the `build-pap2pat` flow on the module's world, built once: asserted by the
+    flow test, republished by the rerun test (test_rerun_uses_the_cache_and_publishes_the_same_version)."""
     out = tmp_path_factory.mktemp("pap2pat-flow") / "published"
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PF_UPSTREAMS__SPARQL_ENDPOINT", endpoint)

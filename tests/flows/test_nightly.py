@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run(minut
 
 
 @pytest.mark.xdist_group(SAMPLE_NIGHT)
+@pytest.mark.long_run(minutes=2.5)  # its group's lane (estimated): the session's night, this rerun, the rescoring
 def test_nightly_end_to_end_then_incremental_rerun(sample_night):
     """The first night is the session's sample night (tests/flows/conftest.py, also read by test_sample_whole)."""
     data, out, first = sample_night.data, sample_night.out, sample_night.result
