@@ -69,14 +69,22 @@ def _truth(world: Path) -> tuple[set, set]:
     return every, set(zip(open_["pub_id"], open_["work_id"]))
 
 
-def test_flow_publishes_pairs_recovered_from_truth(world, endpoint, papers_replica, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def flow_build(world, endpoint, papers_replica, tmp_path_factory) -> tuple[Path, dict]:
+    """(published root, result) of the `build-pap2pat` flow on the module's world, built once: asserted by the
+    flow test, republished by the rerun test (test_rerun_uses_the_cache_and_publishes_the_same_version)."""
+    out = tmp_path_factory.mktemp("pap2pat-flow") / "published"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PF_UPSTREAMS__SPARQL_ENDPOINT", endpoint)
+        mp.setenv("PF_UPSTREAMS__FULLTEXT_VIA", papers_replica)
+        return out, build_pap2pat(data_dir=str(world[1]), out=str(out), json_out=True)
+
+
+def test_flow_publishes_pairs_recovered_from_truth(world, flow_build):
     """The SPARQL endpoint and the full-text mirror as a deployment gets them: from the settings (issue 43: the
     flow ignored PF_UPSTREAMS__FULLTEXT_VIA and every paper stayed abstract-only)."""
-    world_dir, data = world
-    out = tmp_path / "published"
-    monkeypatch.setenv("PF_UPSTREAMS__SPARQL_ENDPOINT", endpoint)
-    monkeypatch.setenv("PF_UPSTREAMS__FULLTEXT_VIA", papers_replica)
-    result = build_pap2pat(data_dir=str(data), out=str(out), json_out=True)
+    world_dir, _ = world
+    out, result = flow_build
     rep = inspect_version(Storage(out), "pap2pat", result["version"])
     assert rep.ok, rep.problems
     assert result["ingest"]["rejects"] == 0 and result["ingest"]["papers"] > 0
@@ -142,16 +150,17 @@ def _full_texts_and_outlines_hold(built: pl.DataFrame, fulltext: dict, card: str
     assert "copy the paper" in departures and "127.0.0.1" not in card
 
 
-def test_rerun_uses_the_cache_and_publishes_the_same_version(world, endpoint, papers_replica, tmp_path):
+def test_rerun_uses_the_cache_and_publishes_the_same_version(world, endpoint, papers_replica, flow_build):
+    """The rerun publishes into the flow's root (flow_build: the first publish): the same version, not created."""
     _, data = world
+    out, built = flow_build
     first = ingest_semopenalex(data, endpoint, fulltext_via=papers_replica)
     second = ingest_semopenalex(data, endpoint, fulltext_via=papers_replica)
     assert second["queries"] == 0 and second["cache_hits"] > 0 and second["papers"] == first["papers"]
     assert second["fulltext"] == first["fulltext"]  # the same texts (from the cache) and the same card counts
     assert {k: second["fulltext"][k] for k in ("jats", "pdf")} == {k: first["fulltext"][k] for k in ("jats", "pdf")}
-    a = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
-    b = publish_pap2pat(data, str(tmp_path / "pub"), ingest=second)
-    assert a.version == b.version and b.created is False
+    b = publish_pap2pat(data, str(out), ingest=second)
+    assert built["version"] == b.version and b.created is False
 
 
 def test_cli_ingest_reads_the_fulltext_mirror_from_the_settings(world, endpoint, papers_replica, tmp_path,

@@ -7,8 +7,10 @@ and published PILOT files.
 from __future__ import annotations
 
 import json
+import shutil
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from prefect.task_runners import ThreadPoolTaskRunner
@@ -44,29 +46,40 @@ def ledger_rows(data: Path) -> list[dict]:
     return [{k: r[k] for k in keep} for r in Ledger(Storage(data / "warehouse")).items()]
 
 
-@pytest.mark.parametrize("runner", ["threads", "dask"])
-def test_ptab_batches_match_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: str):
-    """`dask`: the batches run in 2 worker processes of a local cluster (pickled rows and paths)."""
-    world = tmp_path / "world"
+@pytest.fixture(scope="module")
+def ptab_serial(tmp_path_factory):
+    """What both runners compare against, built once: the world and its replica (up while the module runs),
+    `uspto` (USPTO ingested: each fanned run starts from a copy), `serial` (a copy of it with PTAB read by the
+    stage in one thread, `one`, and PILOT published, `pub`)."""
+    root = tmp_path_factory.mktemp("ptab-fanout")
+    world, uspto, serial = root / "world", root / "uspto", root / "serial"
     make_world(world)
-    monkeypatch.setenv("USPTO_ODP_API_KEY", "replica-key")
-    serial, fanned = tmp_path / "serial", tmp_path / "fanned"
     with Replica(world) as rep:
-        for data in (serial, fanned):
-            stages.ingest_uspto(str(data), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+        stages.ingest_uspto(str(uspto), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+        shutil.copytree(uspto, serial)
         one = ingest_ptab_serial(str(serial), rep.base_url, date(2000, 1, 1), date(2100, 1, 1), "replica-key")
-        pool = ThreadPoolTaskRunner(max_workers=3) if runner == "threads" else \
-            task_runner(Settings(task_runner="dask", dask_workers=2, dask_processes=True))
-        many = ingest_ptab.with_options(task_runner=pool)(data_dir=str(fanned), base_url=rep.base_url,
-                                                          start=date(2000, 1, 1), batch_size=2)
-        again = ingest_ptab(data_dir=str(fanned), base_url=rep.base_url, start=date(2000, 1, 1), batch_size=2)
+        pub = build_pilot(data_dir=str(serial), out=str(serial / "published"))
+        yield SimpleNamespace(base_url=rep.base_url, uspto=uspto, serial=serial, one=one, pub=pub)
+
+
+@pytest.mark.parametrize("runner", ["threads", "dask"])
+def test_ptab_batches_match_serial(ptab_serial, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: str):
+    """`dask`: the batches run in 2 worker processes of a local cluster (pickled rows and paths)."""
+    monkeypatch.setenv("USPTO_ODP_API_KEY", "replica-key")
+    serial, fanned, one = ptab_serial.serial, tmp_path / "fanned", ptab_serial.one
+    shutil.copytree(ptab_serial.uspto, fanned)
+    pool = ThreadPoolTaskRunner(max_workers=3) if runner == "threads" else \
+        task_runner(Settings(task_runner="dask", dask_workers=2, dask_processes=True))
+    many = ingest_ptab.with_options(task_runner=pool)(data_dir=str(fanned), base_url=ptab_serial.base_url,
+                                                      start=date(2000, 1, 1), batch_size=2)
+    again = ingest_ptab(data_dir=str(fanned), base_url=ptab_serial.base_url, start=date(2000, 1, 1), batch_size=2)
     assert many["pdfs"] == 9 and many["origins"]["ocr"] == 2 and many["rejects"] == 2, many
     assert many == {**one, "origins": dict(sorted(one["origins"].items()))}
     assert again["skipped"] == 9 and again["pdfs"] == 0, "the flow wrote every batch's ledger rows"
     for table in ("ptab_decisions", "rejects"):
         assert tree_bytes(fanned / "warehouse" / table) == tree_bytes(serial / "warehouse" / table), table
     assert ledger_rows(fanned) == ledger_rows(serial)
-    pubs = [build_pilot(data_dir=str(d), out=str(d / "published")) for d in (serial, fanned)]
+    pubs = [ptab_serial.pub, build_pilot(data_dir=str(fanned), out=str(fanned / "published"))]
     assert pubs[0]["version"] == pubs[1]["version"]
     assert tree_bytes(fanned / "published") == tree_bytes(serial / "published")
 

@@ -11,12 +11,16 @@ from patentfactory.store.inspect import inspect_version
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 
+from .conftest import SAMPLE_NIGHT
+
 pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.long_run(minutes=2)]
 
 
-def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
-    data, out = tmp_path / "data", tmp_path / "published"
-    first = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7)
+@pytest.mark.xdist_group(SAMPLE_NIGHT)
+@pytest.mark.long_run(minutes=2.5)  # its group's lane (estimated): the session's night, this rerun, the rescoring
+def test_nightly_end_to_end_then_incremental_rerun(sample_night):
+    """The first night is the session's sample night (tests/flows/conftest.py, also read by test_sample_whole)."""
+    data, out, first = sample_night.data, sample_night.out, sample_night.result
     assert first["uspto"]["files"] > 0 and first["uspto"]["failed"] == 0
     assert first["uspto"]["records"]["publications"] > 0
     assert first["lens"]["records"]["publications"] > 0
@@ -29,7 +33,7 @@ def test_nightly_end_to_end_then_incremental_rerun(tmp_path: Path):
     ledger = Ledger(Storage(data / "warehouse"))
     assert all(r["parsed_at"] for r in ledger.items("uspto_bulk"))
 
-    second = nightly(scale="sample", data_dir=str(data), out=str(out), seed=7)
+    second = nightly(scale="sample", data_dir=str(data), out=str(out), seed=1337)
     assert second["uspto"]["skipped"] == second["uspto"]["files"], "nothing new upstream: every weekly file skipped"
     assert second["lens"]["skipped"] == 1
     assert second["patenteb"]["version"] == pe["version"] and second["patenteb"]["created"] is False

@@ -12,11 +12,12 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from flows.nightly import nightly
 from transforms.tasks.ipbench import task_registry as ipbench_tasks
 from transforms.tasks.patenteb import task_specs
 
-pytestmark = [pytest.mark.slow, pytest.mark.services]
+from .conftest import SAMPLE_NIGHT
+
+pytestmark = [pytest.mark.slow, pytest.mark.services, pytest.mark.xdist_group(SAMPLE_NIGHT)]  # the session's night
 
 PAP2PAT = {("pairs", s) for s in ("train", "val", "test", "nc-test")}
 PATENTCR = {("claim_revision", s) for s in ("train", "test")}
@@ -36,10 +37,9 @@ def published_rows(out: Path, dataset: str, version: str) -> dict[tuple[str, str
 
 
 @pytest.fixture(scope="module")
-def sample_run(tmp_path_factory) -> tuple[Path, dict]:
-    tmp = tmp_path_factory.mktemp("sample-whole")
-    out = tmp / "published"
-    return out, nightly(scale="sample", data_dir=str(tmp / "data"), out=str(out), seed=1337)
+def sample_run(sample_night) -> tuple[Path, dict]:
+    """The session's sample night (tests/flows/conftest.py), also read by tests/flows/test_nightly.py."""
+    return sample_night.out, sample_night.result
 
 
 def test_every_task_and_split_is_published_non_empty(sample_run):

@@ -1,0 +1,29 @@
+"""The whole sample night (`make run`: the embedded sample world, seed 1337), run once per test session and read
+by every module that asserts on it (tests/flows/test_sample_whole.py, tests/flows/test_nightly.py): one night
+instead of one per module. Those modules share the xdist group `sample-night`, so they run on one worker."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SAMPLE_NIGHT = "sample-night"  # the xdist group of the modules that read the fixture
+
+
+@dataclass(frozen=True)
+class SampleNight:
+    data: Path
+    out: Path
+    result: dict
+
+
+@pytest.fixture(scope="session")
+def sample_night(tmp_path_factory) -> SampleNight:
+    """Read-only for what it published: a test may run later nights on `data`/`out` only if they publish no new
+    version (test_nightly's quiet rerun asserts exactly that)."""
+    from flows.nightly import nightly
+
+    tmp = tmp_path_factory.mktemp("sample-night")
+    data, out = tmp / "data", tmp / "published"
+    return SampleNight(data, out, nightly(scale="sample", data_dir=str(data), out=str(out), seed=1337))
