@@ -46,7 +46,7 @@ def _ingest_lens(world: str, data: str) -> int:
 
 def _ingest_ptab(world: str, data: str) -> int:
     from patentfactory.sim.upstream import Replica
-    from patentfactory.stages.build_pilot import ingest_ptab
+    from patentfactory.stages.ingest_ptab import ingest_ptab
 
     with Replica(Path(world)) as rep:
         return ingest_ptab(data, rep.base_url, *FAR, "key")["pdfs"]

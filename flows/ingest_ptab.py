@@ -15,9 +15,8 @@ from pathlib import Path
 from prefect import flow, task
 
 from patentfactory import stages
-from patentfactory.stages.build_pilot import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
+from patentfactory.stages.ingest_ptab import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
                                               read_pdf, search_decisions)
-
 from patentfactory.stages.memory import memory_budget
 
 from .ingest_uspto import _staged_stores, record_ledger_task
@@ -73,7 +72,7 @@ def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, 
 @task(name="ingest-ptab-range", retries=2, retry_delay_seconds=30)
 def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
     """Plain sequential ingest in one task (no fan-out), for callers that want a single task."""
-    from patentfactory.stages.build_pilot import ingest_ptab
+    from patentfactory.stages.ingest_ptab import ingest_ptab
 
     stats = ingest_ptab(data_dir, base_url, start, end, api_key)
     _log("ingest-ptab-range", stats)

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from patentfactory import progress, stages
+from common import progress
+from patentfactory import stages
 from patentfactory.stages.ingest import IngestStats, Stores, bar_label, ingest_file
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache

@@ -48,11 +48,11 @@ out = Console()
 def friendly(fn):
     """Turn expected errors into one line + hint + exit 2 (tracebacks only with PF_DEBUG=1).
 
-    On a terminal, long stages draw progress bars (patentfactory.progress) while the command runs.
+    On a terminal, long stages draw progress bars (common.progress) while the command runs.
     """
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from patentfactory import progress
+        from common import progress
         from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
         quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))

@@ -21,7 +21,7 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
                     base_url: Annotated[str | None, typer.Option("--base-url", help="ODP base URL (replica or live); "
                                                                  "default PF_UPSTREAMS__ODP_BASE_URL")] = None) -> None:
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
-    from patentfactory.stages.build_pilot import ingest_ptab
+    from patentfactory.stages.ingest_ptab import ingest_ptab
     from patentfactory.stages.ingest_files import default_settings
 
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write

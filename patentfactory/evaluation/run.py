@@ -16,7 +16,8 @@ from ..errors import PFError
 from patentfactory.store.storage import Storage
 from .baselines import score_pap2pat, score_patentcr, score_pilot
 from ..store.embedding_cache import cache_for
-from .encoders import DEFAULT_MODEL_PACKAGE, Encoder, load_encoder
+from ..encoder_model import DEFAULT_MODEL_PACKAGE
+from .encoders import Encoder, load_encoder
 from .patenteb import PatenTEBEvalConfig, evaluate_patenteb
 from .published import PublishedVersion, open_version
 from .results import EvalResult, Score, Skipped, SkipTask

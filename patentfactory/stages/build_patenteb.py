@@ -24,7 +24,7 @@ from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, id_conventions, leak_checked, task_specs
 
 from patentfactory.config import Settings
-from patentfactory.evaluation.encoders import DEFAULT_MODEL_PACKAGE, packaged_model_path, shared_model
+from patentfactory.encoder_model import DEFAULT_MODEL_PACKAGE, packaged_model_path, shared_model
 from patentfactory.store.drift import coverage_of
 from patentfactory.store.embedding_cache import EmbeddingCache, Fill, cache_for
 from patentfactory.store.ledger import Ledger

@@ -12,7 +12,7 @@ from datetime import date
 from pathlib import Path
 
 from patentfactory.config import Settings
-from patentfactory import progress as bars
+from common import progress as bars
 
 from .ingest import IngestStats, Stores, bar_label, ingest_file, ingest_files
 from patentfactory.store.ledger import Ledger

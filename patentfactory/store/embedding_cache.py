@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from patentfactory import progress
+from common import progress
 
 from .storage import Storage
 

@@ -30,6 +30,7 @@ from patentfactory import __version__
 from .card import PLOT_FILE, render_card, render_plot
 from .croissant import CROISSANT_FILE, croissant
 from .hf_layout import configs as hf_configs, hf_split
+from .lens_items import delivered_at, export_name
 from patentfactory.config import DriftThresholds
 from patentfactory.errors import NothingToPublish, PublishError, QualityGateBlocked
 from .drift import compare_coverage, compare_files, profile_table
@@ -207,8 +208,6 @@ def _same_as_latest(storage: Storage, release: Release, files: list[dict]) -> st
 def deliveries_section(inputs: list[dict]) -> str | None:
     """Which Lens deliveries a build read, in delivery order: where two carry the same publication, the later
     delivery's rows are the ones used (a corrected re-delivery replaces the old rows)."""
-    from patentfactory.stages.windows import delivered_at, export_name
-
     lens = [i for i in inputs if i.get("source") == "lens"]
     if not lens:
         return None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from patentfactory import progress
+from common import progress
 from patentfactory.sim.generator import WorldSpec
 from patentfactory.sim.upstream import Replica
 from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto

@@ -190,12 +190,13 @@ def test_only_a_whole_evaluation_is_kept_for_later_nights(evaluated, published, 
 
 
 def test_a_warm_embedding_cache_scores_without_the_model(published, tmp_path: Path, monkeypatch):
+    from patentfactory import encoder_model
     from patentfactory.evaluation import encoders
 
     root, version = published
     monkeypatch.delenv("PF_PATHS__EMBEDDING_CACHE", raising=False)
     cold = evaluate_dataset(root, "patenteb", version, data_dir=tmp_path)
-    parts = list((tmp_path / "cache" / "embeddings" / encoders.DEFAULT_MODEL_PACKAGE).glob("part-*.parquet"))
+    parts = list((tmp_path / "cache" / "embeddings" / encoder_model.DEFAULT_MODEL_PACKAGE).glob("part-*.parquet"))
     assert parts, "the encoded texts were kept in the data dir's cache"
 
     def no_model(*_args):
