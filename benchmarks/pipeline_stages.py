@@ -63,12 +63,14 @@ def _ingest_semopenalex(world: str, data: str) -> int:
 def _build(name: str, data: str, out: str) -> int:
     from patentfactory.errors import NothingToPublish
     from patentfactory.stages import build_ipbench, build_pap2pat, build_patenteb, build_pilot
+    from patentfactory.store.publish_options import PublishOptions
 
+    gate = PublishOptions(allow_drop=True)
     fns = {"patenteb": lambda: build_patenteb.build_and_publish_patenteb(data, out, seed=1, profile="full",
                                                                          overrides={"min_families_per_ipc3": 20}),
-           "pilot": lambda: build_pilot.build_and_publish_pilot(data, out, allow_drop=True),
-           "pap2pat": lambda: build_pap2pat.publish_pap2pat(data, out, allow_drop=True),
-           "ipbench": lambda: build_ipbench.build_and_publish_ipbench(data, out, allow_drop=True)}
+           "pilot": lambda: build_pilot.build_and_publish_pilot(data, out, publish_options=gate),
+           "pap2pat": lambda: build_pap2pat.publish_pap2pat(data, out, publish_options=gate),
+           "ipbench": lambda: build_ipbench.build_and_publish_ipbench(data, out, publish_options=gate)}
     try:
         fns[name]()
     except NothingToPublish:

@@ -11,6 +11,7 @@ from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from patentfactory.config import Settings
 from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
+from patentfactory.store.publish_options import PublishOptions
 from transforms.tasks.pap2pat import SplitParams
 
 
@@ -29,8 +30,8 @@ def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams, full
 @task(name="publish-pap2pat")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
-                 allow_drop: bool, allow_drift: bool = False) -> dict:
-    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop, allow_drift=allow_drift)
+                 publish_options: PublishOptions) -> dict:
+    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, publish_options=publish_options)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest.get("stats", {}).get("build", {})
     published_counts("build-pap2pat", manifest, records_in=stats.get("applications"), records_out=stats.get("pairs"),
@@ -53,7 +54,7 @@ def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint:
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
                            split=SplitParams(seed=seed))
     ingest = ingest_task(data_dir, endpoint, params, fulltext_via)
-    pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop, allow_drift)
+    pub = publish_task(data_dir, out, params, ingest, json_out, PublishOptions(allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

@@ -18,6 +18,7 @@ from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish
 from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts, make_params
 from patentfactory.store.inspect import inspect_version
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 
@@ -36,11 +37,11 @@ def fan_out_embedding(data_dir: str):  # noqa: ANN201 - an embedding_cache.Fill
 
 @task(name="build-and-publish-patenteb")
 @expected_outcomes
-def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True,
-               allow_drift: bool = False) -> dict:
+def build_task(data_dir: str, out: str, seed: int, profile: str, publish_options: PublishOptions,
+               use_model: bool = True) -> dict:
     try:
-        pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop,
-                                         allow_drift=allow_drift, use_model=use_model,
+        pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile,
+                                         publish_options=publish_options, use_model=use_model,
                                          embed_fill=fan_out_embedding(data_dir))
     except NothingToPublish as exc:
         need = make_params(seed, profile, None).min_families_per_ipc3
@@ -80,7 +81,7 @@ def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: in
     profile = settings.patenteb_profile(profile)
     if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, profile, allow_drop, use_model, allow_drift)
+    pub = build_task(data_dir, out, seed, profile, PublishOptions(allow_drop, allow_drift), use_model)
     if is_outcome(pub):  # skipped or blocked: a named state with its line, not a traceback
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -18,6 +18,7 @@ from patentfactory.config import Settings
 from patentfactory.stages.plan import missing_credential, plan_dicts, plan_live
 from patentfactory.stages.windows import new_lens_exports, window
 from patentfactory.store.ledger import Ledger
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 from .build_pap2pat import build_pap2pat
@@ -67,7 +68,7 @@ def _guarded(source: str, settings: Settings, deferred: dict[str, str], step: Ca
 
 
 def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: dict[str, str],
-                deferred: dict[str, str], allow_drift: bool = False, allow_drop: bool = False) -> dict:
+                deferred: dict[str, str], options: PublishOptions = PublishOptions()) -> dict:
     """Ingest every live source's new items, then Patent-CR (OPS) and Pap2Pat (SPARQL) as in replica mode."""
     settings, today = Settings.load(), date.today()
     ledger = Ledger(Storage(data_dir).sub("warehouse"))
@@ -85,10 +86,9 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
         get_run_logger().warning("patentcr deferred: %s", why)
     else:
         patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=settings.upstreams.ops_base_url,
-                                                      allow_drop=allow_drop, allow_drift=allow_drift,
-                                                      return_state=True), failed, deferred)
+                                                      **options.overrides(), return_state=True), failed, deferred)
     pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=settings.upstreams.sparql_endpoint,
-                                               seed=seed, allow_drop=allow_drop, allow_drift=allow_drift,
+                                               seed=seed, **options.overrides(),
                                                fulltext_via=settings.upstreams.fulltext_via,
                                                return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,

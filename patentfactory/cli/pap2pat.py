@@ -9,6 +9,7 @@ import typer
 
 from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, friendly, ingest_app, out
 from patentfactory.errors import PFError
+from patentfactory.store.publish_options import PublishOptions
 
 
 def _params(app_from: str, app_to: str, seed: int):
@@ -60,5 +61,5 @@ def build_pap2pat_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir"
 
     Storage(out_root).check_writable()
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,
-                          allow_drop=allow_drop, allow_drift=allow_drift, outliner=outliner)
+                          publish_options=PublishOptions(allow_drop, allow_drift), outliner=outliner)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

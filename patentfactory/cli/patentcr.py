@@ -9,6 +9,7 @@ import typer
 
 from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, friendly, out
 from patentfactory.errors import PFError
+from patentfactory.store.publish_options import PublishOptions
 
 
 def _months(text: str) -> tuple[int, ...]:
@@ -49,7 +50,8 @@ def build_patentcr_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
 
     settings = Settings.load()
     client = ops_client_from_settings(settings, ops_url)
-    pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop, allow_drift=allow_drift,
+    pub = build_and_publish_patentcr(data_dir, out_root, client, params,
+                                     publish_options=PublishOptions(allow_drop, allow_drift),
                                      recheck=Recheck(settings.ops_404_recheck_days))
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 
@@ -68,5 +70,6 @@ def build_ipbench_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir"
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     Storage(out_root).check_writable()
-    pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)
+    pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items,
+                                    publish_options=PublishOptions(allow_drop, allow_drift))
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, date_range, friendly, ingest_app, out
+from patentfactory.store.publish_options import PublishOptions
 
 pilot_app = typer.Typer(no_args_is_help=True, help="PILOT-Bench tools.")
 app.add_typer(pilot_app, name="pilot")
@@ -50,7 +51,8 @@ def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", 
     Storage(out_root).check_writable()
     from patentfactory.stages.build_pilot import build_and_publish_pilot
 
-    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift,
+    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth,
+                                  publish_options=PublishOptions(allow_drop, allow_drift),
                                    splitter=splitter)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 

@@ -11,6 +11,7 @@ import typer
 
 from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, friendly, one_line, out, parse_scale
 from patentfactory.errors import PFError
+from patentfactory.store.publish_options import PublishOptions
 
 
 
@@ -122,5 +123,6 @@ def build_patenteb_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
     Storage(out_root).check_writable()
     from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
-    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile, allow_drop=allow_drop, allow_drift=allow_drift)
+    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile,
+                                     publish_options=PublishOptions(allow_drop, allow_drift))
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

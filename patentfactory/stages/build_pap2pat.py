@@ -40,6 +40,7 @@ from patentfactory.config import Settings
 from patentfactory.errors import NothingToPublish
 from patentfactory.store.parquet_io import parquet_bytes
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
@@ -261,7 +262,7 @@ def _stable(value: float | int | None, digits: int = 9) -> float | int | None:
 
 @within_budget("build-pap2pat")
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
-                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False,
+                    ingest: dict | None = None, json_out: bool = False, publish_options: PublishOptions = PublishOptions(),
                     outliner: str | None = None) -> Published:
     """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders).
     `outliner`: offline | llm (None: llm when PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
@@ -289,7 +290,7 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
                                        llm_routes.route_config(writer).get("model")),
                        "Outline route": llm_routes.route_card(writer, "section outlines", "the offline writer")},
         stats={"build": asdict(stats), "ingest": ingest or {}})
-    pub = publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    pub = publish(Storage(out_root), release, options=publish_options)
     if json_out:
         write_json_folders(Storage(out_root), pub.version, table)
     return pub

@@ -29,6 +29,7 @@ from patentfactory.store.drift import coverage_of
 from patentfactory.store.embedding_cache import EmbeddingCache, Fill, cache_for
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.memory import within_budget
@@ -171,8 +172,8 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
 
 @within_budget("build-patenteb")
 def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 1337, profile: str = "sample",
-                               overrides: dict[str, Any] | None = None, allow_drop: bool = False,
-                               allow_drift: bool = False, use_model: bool = True,
+                               overrides: dict[str, Any] | None = None,
+                               publish_options: PublishOptions = PublishOptions(), use_model: bool = True,
                                embed_fill: Fill | None = None) -> Published:
     """`embed_fill`: encodes missing texts in chunks elsewhere (flows/build_patenteb.py fans them out)."""
     root = Storage(data_dir)
@@ -211,4 +212,4 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         card_sections=_card_sections(stats, params, profile, pubs, dropped),
         stats={k: v for k, v in stats.items() if k != "params"},
         coverage=coverage_of(pubs.lazy()), id_conventions=id_conventions(list(tasks)))
-    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    return publish(Storage(out_root), release, options=publish_options)

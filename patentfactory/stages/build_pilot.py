@@ -23,6 +23,7 @@ from transforms.tasks import pilot
 
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.ingest_ptab import PDF_SOURCE, SEARCH_SOURCE
@@ -244,7 +245,7 @@ def _reproducing(df: pl.DataFrame) -> str:
 
 @within_budget("build-pilot")
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
-                            allow_drop: bool = False, allow_drift: bool = False,
+                            publish_options: PublishOptions = PublishOptions(),
                             splitter: str | None = None) -> Published:
     """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | llm (None: llm when
     PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
@@ -277,5 +278,5 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
                        "Opinion split route": llm_routes.route_card(route, "decisions", "the rule splitter")},
         stats={"filters": counts, "role_agreement": agreement, "cases": df.height,
                "reference_scores": reference_scores(splitter), "leak_refused": refused[:50]})
-    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    return publish(Storage(out_root), release, options=publish_options)
 

@@ -35,6 +35,7 @@ from patentfactory.config import DriftThresholds
 from patentfactory.errors import NothingToPublish, PublishError, QualityGateBlocked
 from .drift import compare_coverage, compare_files, profile_table
 from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
+from .publish_options import PublishOptions
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -243,12 +244,12 @@ def latest_version(storage: Storage, dataset: str) -> str | None:
     return storage.read_text(rel).strip() if storage.exists(rel) else None
 
 
-def publish(storage: Storage, release: Release, *, day: date | None = None, quality_threshold: float = 0.5,
-            allow_drop: bool = False, allow_drift: bool = False,
-            drift_thresholds: DriftThresholds | None = None) -> Published:
+def publish(storage: Storage, release: Release, *, day: date | None = None,
+            options: PublishOptions = PublishOptions()) -> Published:
     """Publish a release atomically; identical content for an existing version is a no-op.
 
-    `drift_thresholds` default to the `PF_QUALITY__*` settings, read here (publish is where they apply)."""
+    `options`: the quality gate's thresholds and overrides; drift thresholds left unset default to the
+    `PF_QUALITY__*` settings, read here (publish is where they apply)."""
     _check_names(release)
     blobs, files = _stage_blobs(release)
     leakage = _run_leakage(release)
@@ -266,18 +267,19 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
             _write_latest(storage, release.dataset, version)
             return Published(release.dataset, version, storage.uri(final), created=False)
         raise PublishError(f"version {version} exists with different content", "the build is not deterministic")
-    quality = _quality_gate(storage, release.dataset, files, quality_threshold, allow_drop)
+    quality = _quality_gate(storage, release.dataset, files, options.row_drop_threshold, options.allow_drop)
+    drift_thresholds = options.drift
     if drift_thresholds is None:
         from patentfactory.config import Settings
         drift_thresholds = Settings.load().quality
-    quality["drift"] = _drift_gate(storage, release, files, drift_thresholds, allow_drift)
+    quality["drift"] = _drift_gate(storage, release, files, drift_thresholds, options.allow_drift)
     _refuse_if_blocked(release.dataset, quality)
     quality["drift"].pop("blocked_hints")
     manifest = {"dataset": release.dataset, "version": version,
                 "created_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
                 "code_version": code, "config": release.config, "inputs": release.inputs, "files": files,
                 "leakage": leakage, "quality": quality, "stats": release.stats,
-                "overrides": {"allow_drop": allow_drop, "allow_drift": allow_drift},
+                "overrides": options.overrides(),
                 "coverage": release.coverage, "hf": _hf_section(files)}
     if release.id_conventions:
         manifest["id_conventions"] = release.id_conventions
