@@ -18,6 +18,7 @@ from prefect import flow, get_run_logger, task
 from prefect.states import State
 
 from patentfactory.config import Settings
+from patentfactory.datasets import NAMES
 from patentfactory.errors import NothingToPublish, QualityGateBlocked, SourceStopped
 from patentfactory.evaluation.report import kept_summary
 from patentfactory.sim.upstream import Replica
@@ -178,9 +179,8 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
                                                return_state=True), failed, deferred)
     pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True, **gate,
                                          truth=truth), failed, deferred)
-    evals = {name: evaluate_night(name, out, pub, data_dir)
-             for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
-                               ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
+    built = {"patenteb": patenteb, "pilot": pilot, "patentcr": patentcr, "pap2pat": pap2pat, "ipbench": ipbench}
+    evals = {name: evaluate_night(name, out, built[name], data_dir) for name in NAMES if built.get(name)}
     defer_stopped(failed, deferred)
     result = {**ingested, "patenteb": patenteb, "ipbench": ipbench, "pilot": pilot, "eval": evals,
               "deferred": deferred, "blocked": blocked, "skipped": skipped, "failed": failed,

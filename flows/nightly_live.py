@@ -15,6 +15,7 @@ from pathlib import Path
 from prefect import get_run_logger, task
 
 from patentfactory.config import Settings
+from patentfactory.datasets import NAMES, REGISTRY
 from patentfactory.stages.plan import missing_credential, plan_dicts, plan_live
 from patentfactory.stages.windows import new_lens_exports, window
 from patentfactory.store.ledger import Ledger
@@ -27,11 +28,6 @@ from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
 
-DATASETS = ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat")
-# The live sources each dataset is built from: a dataset that cannot be built while one of them was stopped
-# (missing credential, unreachable) is deferred with that reason, not failed.
-NEEDS = {"patenteb": ("uspto_bulk", "lens"), "ipbench": ("uspto_bulk", "lens"), "pap2pat": ("uspto_bulk",),
-         "pilot": ("ptab_odp", "uspto_bulk"), "patentcr": ()}
 
 
 @task(name="plan-live-night")
@@ -98,7 +94,10 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
 def defer_stopped(failed: dict[str, str], deferred: dict[str, str]) -> None:
     """Move a failed dataset to `deferred` when a source it needs was stopped this night (live mode only)."""
     for name in list(failed):
-        stops = [deferred[f"source:{src}"] for src in NEEDS.get(name, ()) if f"source:{src}" in deferred]
+        # a dataset that cannot be built while a live source it needs (its registry entry) was stopped (missing
+        # credential, unreachable) is deferred with that reason, not failed
+        needs = REGISTRY[name].needs if name in REGISTRY else ()
+        stops = [deferred[f"source:{src}"] for src in needs if f"source:{src}" in deferred]
         if stops:
             deferred[name] = f"{stops[0]} (then: {failed.pop(name)})"
             get_run_logger().warning("%s deferred: %s", name, deferred[name])
@@ -108,7 +107,7 @@ def summary_lines(result: dict) -> list[str]:
     """One line per dataset, what an on-call engineer reads first: published, nothing new (same version,
     LATEST unchanged), skipped (with why), deferred, blocked or failed; then one line per stopped source."""
     lines = []
-    for name in DATASETS:
+    for name in NAMES:
         pub = result.get(name)
         if pub is None:
             for status in ("failed", "blocked", "deferred", "skipped"):

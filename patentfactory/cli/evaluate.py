@@ -7,11 +7,12 @@ import typer
 from rich.table import Table
 
 from patentfactory.cli.main import OUT_HELP, app, friendly, out
+from patentfactory.datasets import NAMES
 
 
 @app.command("eval")
 @friendly
-def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | patentcr | pap2pat")],
+def eval_cmd(dataset: Annotated[str, typer.Argument(help=" | ".join(NAMES))],
              out_root: Annotated[str | None, typer.Option("--root", help=OUT_HELP)] = None,
              version: Annotated[str | None, typer.Option(help="version to score (default: LATEST)")] = None,
              model: Annotated[str | None, typer.Option(
