@@ -21,6 +21,8 @@ from patentfactory.errors import PFError
 if TYPE_CHECKING:
     from datetime import date
 
+    from patentfactory.config import Settings
+
 # Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads, and a
 # start-up budget for its temporary API server that fits a busy machine.
 set_startup_budget()
@@ -53,22 +55,25 @@ def friendly(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         from common import progress
+        from patentfactory.config import Settings
         from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
-        quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
+        settings = None
         try:
-            settings_roots(kwargs)
-            with progress.bars(console):
+            settings = Settings.load()
+            quiet_logs(settings.log_level)
+            settings_roots(kwargs, settings)
+            with progress.bars(console, settings.progress):
                 return fn(*args, **kwargs)
         except (PFError, SchemaError, ValueError, OSError) as exc:
-            if os.environ.get("PF_DEBUG"):
+            if settings is not None and settings.debug:
                 raise
             hint = getattr(exc, "hint", "") or _hint_for(exc)
             say_error(getattr(exc, "message", None) or str(exc), hint)
             raise typer.Exit(2) from None
         except Exception as exc:  # noqa: BLE001 - only the failures named in known_failure; the rest re-raise
             known = known_failure(exc)
-            if known is None or os.environ.get("PF_DEBUG"):
+            if known is None or (settings is not None and settings.debug):
                 raise
             say_error(*known)
             raise typer.Exit(2) from None
@@ -78,7 +83,7 @@ def friendly(fn):
 ROOT_OPTIONS = ("data_dir", "out_root")  # every command's --data-dir / --out (--root): default None, the settings'
 
 
-def settings_roots(kwargs: dict) -> None:
+def settings_roots(kwargs: dict, settings: Settings | None = None) -> None:
     """`--data-dir` / `--out` not given on the command line (None): the settings' roots, in every command.
 
     PF_PATHS__DATA_DIR (default data) and PF_PATHS__PUBLISHED_ROOT (default <data dir>/published), as the
@@ -86,10 +91,12 @@ def settings_roots(kwargs: dict) -> None:
     unset = {n for n in ROOT_OPTIONS if n in kwargs and kwargs[n] is None}
     if not unset:
         return
-    from patentfactory.config import Settings
+    if settings is None:
+        from patentfactory.config import Settings
 
+        settings = Settings.load()
     given = kwargs.get("data_dir")
-    data_root, published = Settings.load().roots(None if given is None else str(given), kwargs.get("out_root"))
+    data_root, published = settings.roots(None if given is None else str(given), kwargs.get("out_root"))
     if "data_dir" in unset:
         kwargs["data_dir"] = Path(data_root)
     if "out_root" in unset:
