@@ -28,10 +28,11 @@ def build_task(data_dir: str, out: str, seed: int, max_items: int, publish_optio
 @flow(name="build-ipbench")
 def build_ipbench(data_dir: str | None = None, out: str | None = None, seed: int = 1337, max_items: int = 1000,
                   allow_drop: bool = False, allow_drift: bool = False) -> dict:
-    data_dir, out = Settings.load().roots(data_dir, out)
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
     if (missing := missing_inputs(data_dir, "build-ipbench", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, max_items, PublishOptions(allow_drop, allow_drift))
+    pub = build_task(data_dir, out, seed, max_items, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

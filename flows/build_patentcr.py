@@ -59,12 +59,13 @@ def build_patentcr(data_dir: str | None = None, out: str | None = None, ops_url:
                    cql_template: str | None = None, window_days: int = 7, allow_drop: bool = False, allow_drift: bool = False) -> dict:
     from patentfactory.config import Settings
 
-    data_dir, out = Settings.load().roots(data_dir, out)  # unset: PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)  # unset: PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT
     params = _params(start, end, test_months or [6], cql_template, window_days)
     stats = fetch_task(data_dir, ops_url, params)
     if is_outcome(stats):  # OPS said stop: deferred, the next run resumes
         return outcome_state(stats)
-    pub = publish_task(data_dir, out, stats, params, PublishOptions(allow_drop, allow_drift))
+    pub = publish_task(data_dir, out, stats, params, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "stats": stats}

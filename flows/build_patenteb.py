@@ -81,7 +81,7 @@ def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: in
     profile = settings.patenteb_profile(profile)
     if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, profile, PublishOptions(allow_drop, allow_drift), use_model)
+    pub = build_task(data_dir, out, seed, profile, PublishOptions.from_settings(settings, allow_drop, allow_drift), use_model)
     if is_outcome(pub):  # skipped or blocked: a named state with its line, not a traceback
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -29,10 +29,11 @@ def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, publ
 def build_pilot(data_dir: str | None = None, out: str | None = None, seed: int = 1337, truth: str | None = None,
                 allow_drop: bool = False, allow_drift: bool = False) -> dict:
     """`truth`: the generator's `truth/ptab_opinions.parquet` (offline worlds) for the splitter's agreement."""
-    data_dir, out = Settings.load().roots(data_dir, out)
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
     if (missing := missing_inputs(data_dir, "build-pilot", ("ptab_decisions",))) is not None:
         return missing
-    pub = build_pilot_task(data_dir, out, seed, truth, PublishOptions(allow_drop, allow_drift))
+    pub = build_pilot_task(data_dir, out, seed, truth, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

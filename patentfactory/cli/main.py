@@ -5,6 +5,7 @@ Every error a user can act on is one line plus a hint and a non-zero exit code.
 from __future__ import annotations
 
 import functools
+from contextvars import ContextVar
 import logging
 import os
 import sys
@@ -61,6 +62,7 @@ def friendly(fn):
         settings = None
         try:
             settings = Settings.load()
+            _command_settings.set(settings)
             quiet_logs(settings.log_level)
             settings_roots(kwargs, settings)
             with progress.bars(console, settings.progress):
@@ -78,6 +80,19 @@ def friendly(fn):
             say_error(*known)
             raise typer.Exit(2) from None
     return wrapper
+
+
+_command_settings: ContextVar[Settings | None] = ContextVar("pf_settings", default=None)
+
+
+def command_settings() -> Settings:
+    """The Settings `friendly` built for the running command (one per command); built here outside one."""
+    settings = _command_settings.get()
+    if settings is None:
+        from patentfactory.config import Settings
+
+        settings = Settings.load()
+    return settings
 
 
 ROOT_OPTIONS = ("data_dir", "out_root")  # every command's --data-dir / --out (--root): default None, the settings'
@@ -208,10 +223,9 @@ def generate(scale: Annotated[str, typer.Option(help="number of inventions, or '
                                                        "every US weekly file since 2005) or 'sample' (the embedded world: every benchmark split non-empty)")] = "test") -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
-    from patentfactory.config import Settings
     from patentfactory.sim.generator import generate_world
 
-    out_dir = out_dir or Settings.load().paths.world
+    out_dir = out_dir or command_settings().paths.world
     from patentfactory.sim.generator.profiles import PROFILES, profile_spec
 
     if profile not in PROFILES:

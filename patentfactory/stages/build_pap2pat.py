@@ -36,7 +36,7 @@ from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_do
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
 
-from patentfactory.config import Settings
+from patentfactory.config import GrobidSettings
 from patentfactory.errors import NothingToPublish
 from patentfactory.store.parquet_io import parquet_bytes
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
@@ -165,7 +165,8 @@ def add_fulltexts(apps: pl.DataFrame, rows: list[dict], client: SemOpenAlexClien
 @within_budget("ingest-semopenalex")
 def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParams = Pap2PatParams(),
                        client: SemOpenAlexClient | None = None, fulltext_via: str | None = None,
-                       fulltext: FullTextClient | None = None) -> dict:
+                       fulltext: FullTextClient | None = None, sparql_concurrency: int = 1,
+                       grobid: GrobidSettings = GrobidSettings()) -> dict:
     """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`), the matched ones
     with their full text (`fulltext_via`: the replica's base URL; None: Europe PMC and the PDF links). Stats."""
     stores = stores_for(data_dir)
@@ -174,12 +175,11 @@ def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParam
     if client is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "sparql"
         client = SemOpenAlexClient(endpoint, cache_dir=cache)
-    res = fetch_candidate_papers(client, names, concurrency=Settings.load().sparql_concurrency)
+    res = fetch_candidate_papers(client, names, concurrency=sparql_concurrency)
     item = _item(client.endpoint)
     rows = sorted(res.rows.get("papers", []), key=lambda r: r["work_id"])
     if fulltext is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "fulltext"
-        grobid = Settings.load().grobid
         fulltext = FullTextClient(fulltext_via, cache_dir=cache, grobid=grobid.url, grobid_timeout=grobid.timeout_s)
     texts = add_fulltexts(apps, rows, client, fulltext, params)
     papers = PAPERS.from_pylist(rows)

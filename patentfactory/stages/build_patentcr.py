@@ -438,7 +438,7 @@ def ops_client_from_settings(settings: Settings, base_url: str | None = None) ->
 
 def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsClient,
                                params: PatentCRParams = PatentCRParams(), publish_options: PublishOptions = PublishOptions(),
-                               recheck: Recheck = Recheck()) -> Published:
+                               recheck: Recheck = Recheck(), ops_concurrency: int = 4) -> Published:
     """Fetch, pair and publish in one call (the CLI and the flow's single-task path)."""
-    stats = fetch_claim_revisions(data_dir, client, params, recheck, Settings.load().ops_concurrency)
+    stats = fetch_claim_revisions(data_dir, client, params, recheck, ops_concurrency)
     return publish_patentcr(data_dir, out_root, stats, params, publish_options=publish_options)

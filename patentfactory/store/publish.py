@@ -248,8 +248,8 @@ def publish(storage: Storage, release: Release, *, day: date | None = None,
             options: PublishOptions = PublishOptions()) -> Published:
     """Publish a release atomically; identical content for an existing version is a no-op.
 
-    `options`: the quality gate's thresholds and overrides; drift thresholds left unset default to the
-    `PF_QUALITY__*` settings, read here (publish is where they apply)."""
+    `options`: the quality gate's thresholds and overrides (the entry point puts the settings' PF_QUALITY__* in
+    them; left unset, DriftThresholds' defaults)."""
     _check_names(release)
     blobs, files = _stage_blobs(release)
     leakage = _run_leakage(release)
@@ -268,10 +268,7 @@ def publish(storage: Storage, release: Release, *, day: date | None = None,
             return Published(release.dataset, version, storage.uri(final), created=False)
         raise PublishError(f"version {version} exists with different content", "the build is not deterministic")
     quality = _quality_gate(storage, release.dataset, files, options.row_drop_threshold, options.allow_drop)
-    drift_thresholds = options.drift
-    if drift_thresholds is None:
-        from patentfactory.config import Settings
-        drift_thresholds = Settings.load().quality
+    drift_thresholds = options.drift if options.drift is not None else DriftThresholds()
     quality["drift"] = _drift_gate(storage, release, files, drift_thresholds, options.allow_drift)
     _refuse_if_blocked(release.dataset, quality)
     quality["drift"].pop("blocked_hints")

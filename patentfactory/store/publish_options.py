@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from patentfactory.config import DriftThresholds
+from patentfactory.config import DriftThresholds, Settings
 
 ROW_DROP_THRESHOLD = 0.5  # a task split may not lose more than this share of its rows against LATEST
 
@@ -12,12 +12,17 @@ ROW_DROP_THRESHOLD = 0.5  # a task split may not lose more than this share of it
 @dataclass(frozen=True)
 class PublishOptions:
     """`allow_drop` / `allow_drift`: publish even where the gate sees rows drop / a column degrade (recorded in the
-    manifest). `drift`: the drift thresholds (None: the settings' PF_QUALITY__*, as before)."""
+    manifest). `drift`: the drift thresholds; the entry points give the settings' PF_QUALITY__* (`from_settings`),
+    None is their defaults."""
 
     allow_drop: bool = False
     allow_drift: bool = False
     row_drop_threshold: float = ROW_DROP_THRESHOLD
     drift: DriftThresholds | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings, allow_drop: bool = False, allow_drift: bool = False) -> PublishOptions:
+        return cls(allow_drop=allow_drop, allow_drift=allow_drift, drift=settings.quality)
 
     def overrides(self) -> dict[str, bool]:
         """What the manifest records, and the flags a build flow takes (`**options.overrides()`)."""
