@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 OPS_404_RECHECK_DAYS = 30  # an EPO OPS document that answered 404 is asked again after this many days
+EMBED_CHUNK = 4096  # texts per dense-embedding task of PatenTEB's build (PF_EMBED_CHUNK)
 SAMPLE_PROFILE_BELOW = 5000  # a replica world of fewer inventions is built with PatenTEB's sample thresholds
 
 
@@ -181,7 +182,7 @@ class Settings(BaseSettings):
     # SemOpenAlex requests in flight at once (public endpoint: keep it at 1-2; a local mirror takes more),
     # OPS grants fetched at once through one shared client (its throttle colours pace the starts whatever this is).
     ptab_batch: int = Field(25, ge=1)
-    embed_chunk: int = Field(4096, ge=1)
+    embed_chunk: int = Field(EMBED_CHUNK, ge=1)
     sparql_concurrency: int = Field(1, ge=1)
     ops_concurrency: int = Field(4, ge=1)
     # Memory budget of one stage (stages/memory.py): over it the stage fails with one line naming it.

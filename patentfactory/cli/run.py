@@ -121,6 +121,8 @@ def build_patenteb_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
     Storage(out_root).check_writable()
     from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
+    settings = command_settings()
     pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile,
-                                     publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift))
+                                     publish_options=PublishOptions.from_settings(settings, allow_drop, allow_drift),
+                                     embeddings=settings.paths.embedding_cache, embed_chunk=settings.embed_chunk)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

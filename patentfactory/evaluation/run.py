@@ -44,13 +44,14 @@ def evaluate_frames(pv: PublishedVersion, scorer: FrameScorer) -> EvalResult:
 
 def evaluate_dataset(root: str | Path | Storage, dataset: str, version: str | None = None, *,
                      model_path: str | Path | None = None, encoder: Encoder | None = None,
-                     max_queries: int | None = None, data_dir: str | Path | None = None) -> EvalResult:
+                     max_queries: int | None = None, data_dir: str | Path | None = None,
+                     embeddings: str | None = None) -> EvalResult:
     """Score one published version (default: LATEST) of `dataset` under `root` with the baselines.
 
     `encoder` overrides the sentence model (PatenTEB only); otherwise `model_path` or the packaged
     all-MiniLM-L6-v2 is loaded. `max_queries` caps the distinct queries per retrieval task. The packaged model
-    reads and fills the embedding cache of `data_dir` (PF_PATHS__EMBEDDING_CACHE when set), so texts the
-    build already encoded are not encoded again.
+    reads and fills the embedding cache `embeddings` (the settings' PF_PATHS__EMBEDDING_CACHE, passed by the
+    entry point), else that of `data_dir`, so texts the build already encoded are not encoded again.
     """
     entry = get_dataset(dataset, "evaluation")
     if max_queries is not None and max_queries <= 0:
@@ -59,6 +60,6 @@ def evaluate_dataset(root: str | Path | Storage, dataset: str, version: str | No
     pv = open_version(storage, dataset, version)
     log.info("evaluating %s %s under %s", dataset, pv.version, storage.url)
     if entry.protocol == "patenteb":
-        enc = encoder or load_encoder(model_path, cache=cache_for(data_dir, DEFAULT_MODEL_PACKAGE))
+        enc = encoder or load_encoder(model_path, cache=cache_for(data_dir, DEFAULT_MODEL_PACKAGE, embeddings))
         return entry.scorer()(pv, enc, PatenTEBEvalConfig(max_queries=max_queries))
     return evaluate_frames(pv, entry.scorer())
