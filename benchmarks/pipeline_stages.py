@@ -46,7 +46,7 @@ def _ingest_lens(world: str, data: str) -> int:
 
 def _ingest_ptab(world: str, data: str) -> int:
     from patentfactory.sim.upstream import Replica
-    from patentfactory.stages.build_pilot import ingest_ptab
+    from patentfactory.stages.ingest_ptab import ingest_ptab
 
     with Replica(Path(world)) as rep:
         return ingest_ptab(data, rep.base_url, *FAR, "key")["pdfs"]
@@ -63,13 +63,15 @@ def _ingest_semopenalex(world: str, data: str) -> int:
 def _build(name: str, data: str, out: str) -> int:
     from patentfactory.errors import NothingToPublish
     from patentfactory.stages import build_ipbench, build_pap2pat, build_patenteb, build_pilot
+    from patentfactory.store.publish_options import PublishOptions
 
+    gate = PublishOptions(allow_drop=True)
     fns = {"patenteb": lambda: build_patenteb.build_and_publish_patenteb(data, out, seed=1, profile="full",
                                                                          overrides={"min_families_per_ipc3": 20,
                                                                                     "complete_families_only": False}),
-           "pilot": lambda: build_pilot.build_and_publish_pilot(data, out, allow_drop=True),
-           "pap2pat": lambda: build_pap2pat.publish_pap2pat(data, out, allow_drop=True),
-           "ipbench": lambda: build_ipbench.build_and_publish_ipbench(data, out, allow_drop=True)}
+           "pilot": lambda: build_pilot.build_and_publish_pilot(data, out, publish_options=gate),
+           "pap2pat": lambda: build_pap2pat.publish_pap2pat(data, out, publish_options=gate),
+           "ipbench": lambda: build_ipbench.build_and_publish_ipbench(data, out, publish_options=gate)}
     try:
         fns[name]()
     except NothingToPublish:

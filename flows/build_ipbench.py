@@ -9,13 +9,14 @@ from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from patentfactory.config import Settings
 from patentfactory.stages.build_ipbench import build_and_publish_ipbench
+from patentfactory.store.publish_options import PublishOptions
 
 
 @task(name="build-and-publish-ipbench")
 @expected_outcomes
-def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: bool,
-               allow_drift: bool = False) -> dict:
-    pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)
+def build_task(data_dir: str, out: str, seed: int, max_items: int, publish_options: PublishOptions) -> dict:
+    pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items,
+                                    publish_options=publish_options)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
     published_counts("build-ipbench", manifest, records_in=stats["english_publications"],
@@ -27,10 +28,11 @@ def build_task(data_dir: str, out: str, seed: int, max_items: int, allow_drop: b
 @flow(name="build-ipbench")
 def build_ipbench(data_dir: str | None = None, out: str | None = None, seed: int = 1337, max_items: int = 1000,
                   allow_drop: bool = False, allow_drift: bool = False) -> dict:
-    data_dir, out = Settings.load().roots(data_dir, out)
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
     if (missing := missing_inputs(data_dir, "build-ipbench", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, max_items, allow_drop, allow_drift)
+    pub = build_task(data_dir, out, seed, max_items, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

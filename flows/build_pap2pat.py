@@ -9,18 +9,18 @@ from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
-from patentfactory.config import Settings
+from patentfactory.config import ArxivSettings, GrobidSettings, Settings
 from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
+from patentfactory.store.publish_options import PublishOptions
 from transforms.tasks.pap2pat import SplitParams
 
 
 @task(name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
-def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams, fulltext_via: str | None = None) -> dict:
+def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_via: str | None,
+                sparql_concurrency: int, grobid: GrobidSettings, arxiv: ArxivSettings) -> dict:
     """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
-    from patentfactory.config import Settings
-
-    stats = ingest_semopenalex(data_dir, endpoint or Settings.load().upstreams.sparql_endpoint, params,
-                               fulltext_via=fulltext_via)
+    stats = ingest_semopenalex(data_dir, endpoint, params, fulltext_via=fulltext_via,
+                               sparql_concurrency=sparql_concurrency, grobid=grobid, arxiv=arxiv)
     log_counts("ingest-semopenalex", records_in=stats["names"], records_out=stats["papers"], rejected=stats["rejects"],
                unit="inventor names -> papers", queries=stats["queries"], cache_hits=stats["cache_hits"])
     return stats
@@ -29,8 +29,8 @@ def ingest_task(data_dir: str, endpoint: str | None, params: Pap2PatParams, full
 @task(name="publish-pap2pat")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
-                 allow_drop: bool, allow_drift: bool = False) -> dict:
-    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, allow_drop=allow_drop, allow_drift=allow_drift)
+                 publish_options: PublishOptions) -> dict:
+    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, publish_options=publish_options)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest.get("stats", {}).get("build", {})
     published_counts("build-pap2pat", manifest, records_in=stats.get("applications"), records_out=stats.get("pairs"),
@@ -52,8 +52,9 @@ def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint:
         return missing
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
                            split=SplitParams(seed=seed))
-    ingest = ingest_task(data_dir, endpoint, params, fulltext_via)
-    pub = publish_task(data_dir, out, params, ingest, json_out, allow_drop, allow_drift)
+    ingest = ingest_task(data_dir, endpoint, params, fulltext_via, settings.sparql_concurrency, settings.grobid,
+                         settings.arxiv)
+    pub = publish_task(data_dir, out, params, ingest, json_out, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

@@ -12,6 +12,7 @@ from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from patentfactory.errors import SourceStopped
 from patentfactory.stages.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
+from patentfactory.store.publish_options import PublishOptions
 
 
 def _params(start: str, end: str, test_months: list[int], cql_template: str | None, window_days: int) -> PatentCRParams:
@@ -45,9 +46,8 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
 
 @task(name="publish-patentcr")
 @expected_outcomes
-def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, allow_drop: bool,
-                 allow_drift: bool = False) -> dict:
-    pub = publish_patentcr(data_dir, out, stats, params, allow_drop=allow_drop, allow_drift=allow_drift)
+def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, publish_options: PublishOptions) -> dict:
+    pub = publish_patentcr(data_dir, out, stats, params, publish_options=publish_options)
     published_counts("publish-patentcr", read_manifest(out, pub.dataset, pub.version), records_in=stats["pairs"],
                      records_out=stats["pairs"], rejected=0, unit="pairs")
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
@@ -59,12 +59,13 @@ def build_patentcr(data_dir: str | None = None, out: str | None = None, ops_url:
                    cql_template: str | None = None, window_days: int = 7, allow_drop: bool = False, allow_drift: bool = False) -> dict:
     from patentfactory.config import Settings
 
-    data_dir, out = Settings.load().roots(data_dir, out)  # unset: PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)  # unset: PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT
     params = _params(start, end, test_months or [6], cql_template, window_days)
     stats = fetch_task(data_dir, ops_url, params)
     if is_outcome(stats):  # OPS said stop: deferred, the next run resumes
         return outcome_state(stats)
-    pub = publish_task(data_dir, out, stats, params, allow_drop, allow_drift)
+    pub = publish_task(data_dir, out, stats, params, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "stats": stats}

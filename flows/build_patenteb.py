@@ -14,21 +14,22 @@ from flows.observe import published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from flows.runtime import ConfiguredTaskRunner
-from patentfactory.config import Settings
+from patentfactory.config import EMBED_CHUNK, Settings
 from patentfactory.errors import NothingToPublish
 from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts, make_params
 from patentfactory.store.inspect import inspect_version
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 
 @task(name="embed-texts", task_run_name="embed-texts-{n}")
-def embed_task(data_dir: str, texts: list[str], n: int) -> int:
-    return embed_texts(data_dir, texts)
+def embed_task(data_dir: str, texts: list[str], n: int, shared: str | None = None) -> int:
+    return embed_texts(data_dir, texts, shared)
 
 
-def fan_out_embedding(data_dir: str):  # noqa: ANN201 - an embedding_cache.Fill
+def fan_out_embedding(data_dir: str, shared: str | None = None):  # noqa: ANN201 - an embedding_cache.Fill
     def fill(chunks: list[list[str]]) -> None:
-        futures = [embed_task.submit(data_dir, chunk, i) for i, chunk in enumerate(chunks)]
+        futures = [embed_task.submit(data_dir, chunk, i, shared) for i, chunk in enumerate(chunks)]
         for fut in futures:
             fut.result()
     return fill
@@ -36,12 +37,13 @@ def fan_out_embedding(data_dir: str):  # noqa: ANN201 - an embedding_cache.Fill
 
 @task(name="build-and-publish-patenteb")
 @expected_outcomes
-def build_task(data_dir: str, out: str, seed: int, profile: str, allow_drop: bool, use_model: bool = True,
-               allow_drift: bool = False) -> dict:
+def build_task(data_dir: str, out: str, seed: int, profile: str, publish_options: PublishOptions,
+               use_model: bool = True, embeddings: str | None = None, embed_chunk: int = EMBED_CHUNK) -> dict:
     try:
-        pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile, allow_drop=allow_drop,
-                                         allow_drift=allow_drift, use_model=use_model,
-                                         embed_fill=fan_out_embedding(data_dir))
+        pub = build_and_publish_patenteb(data_dir, out, seed=seed, profile=profile,
+                                         publish_options=publish_options, use_model=use_model,
+                                         embed_fill=fan_out_embedding(data_dir, embeddings), embeddings=embeddings,
+                                         embed_chunk=embed_chunk)
     except NothingToPublish as exc:
         need = make_params(seed, profile, None).min_families_per_ipc3
         raise NothingToPublish(f"too few families per IPC3 for the {profile} profile (it needs {need} per IPC3; "
@@ -80,7 +82,8 @@ def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: in
     profile = settings.patenteb_profile(profile)
     if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, profile, allow_drop, use_model, allow_drift)
+    pub = build_task(data_dir, out, seed, profile, PublishOptions.from_settings(settings, allow_drop, allow_drift),
+                     use_model, settings.paths.embedding_cache, settings.embed_chunk)
     if is_outcome(pub):  # skipped or blocked: a named state with its line, not a traceback
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 from prefect import flow, task
 
 from patentfactory.stages.build_pilot import build_and_publish_pilot
+from patentfactory.store.publish_options import PublishOptions
 
 from .build_patenteb import verify_task
 from .observe import published_counts, read_manifest
@@ -14,9 +15,8 @@ from patentfactory.config import Settings
 
 @task(name="build-and-publish-pilot")
 @expected_outcomes
-def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allow_drop: bool,
-                     allow_drift: bool = False) -> dict:
-    pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift)
+def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, publish_options: PublishOptions) -> dict:
+    pub = build_and_publish_pilot(data_dir, out, seed=seed, truth=truth, publish_options=publish_options)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest["stats"]
     published_counts("build-pilot", manifest, records_in=stats["filters"]["input"],
@@ -29,10 +29,11 @@ def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, allo
 def build_pilot(data_dir: str | None = None, out: str | None = None, seed: int = 1337, truth: str | None = None,
                 allow_drop: bool = False, allow_drift: bool = False) -> dict:
     """`truth`: the generator's `truth/ptab_opinions.parquet` (offline worlds) for the splitter's agreement."""
-    data_dir, out = Settings.load().roots(data_dir, out)
+    settings = Settings.load()
+    data_dir, out = settings.roots(data_dir, out)
     if (missing := missing_inputs(data_dir, "build-pilot", ("ptab_decisions",))) is not None:
         return missing
-    pub = build_pilot_task(data_dir, out, seed, truth, allow_drop, allow_drift)
+    pub = build_pilot_task(data_dir, out, seed, truth, PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -16,10 +16,11 @@ from .observe import log_counts
 
 @task(name="evaluate-dataset")
 def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int | None,
-                  data_dir: str | None = None) -> dict:
+                  data_dir: str | None = None, embeddings: str | None = None) -> dict:
     """Score, write scores.parquet/report.md/scores.png, publish the report as an artifact; small summary out."""
     storage = Storage(root)
-    result = evaluate_dataset(storage, dataset, version, max_queries=max_queries, data_dir=data_dir)
+    result = evaluate_dataset(storage, dataset, version, max_queries=max_queries, data_dir=data_dir,
+                              embeddings=embeddings)
     paths = write_report(storage, result)
     scored = {s.task for s in result.scores}
     log_counts("evaluate-dataset", records_in=len(scored) + len(result.skipped), records_out=len(scored),
@@ -39,5 +40,6 @@ def evaluate(dataset: str, root: str | None = None, version: str | None = None,
     `pf eval` does."""
     from patentfactory.config import Settings
 
-    data_dir, root = Settings.load().roots(data_dir, root)
-    return evaluate_task(dataset, root, version, max_queries, data_dir)
+    settings = Settings.load()
+    data_dir, root = settings.roots(data_dir, root)
+    return evaluate_task(dataset, root, version, max_queries, data_dir, settings.paths.embedding_cache)

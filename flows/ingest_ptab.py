@@ -15,9 +15,9 @@ from pathlib import Path
 from prefect import flow, task
 
 from patentfactory import stages
-from patentfactory.stages.build_pilot import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
+from patentfactory.config import Settings
+from patentfactory.stages.ingest_ptab import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
                                               read_pdf, search_decisions)
-
 from patentfactory.stages.memory import memory_budget
 
 from .ingest_uspto import _staged_stores, record_ledger_task
@@ -47,7 +47,7 @@ def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, 
     """The fan-out body, for any flow (this one, the nightly): runs on the calling flow's task runner."""
     from sources.ptab import ptab_client
 
-    size = batch_size or stages.default_settings().ptab_batch
+    size = batch_size or Settings.load().ptab_batch
     stores, client, stats = stages.stores_for(data_dir), ptab_client(base_url, api_key), PtabIngestStats()
     futures, batch = [], []
     for row in search_decisions(stores, client, start, end, stats):
@@ -73,7 +73,7 @@ def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, 
 @task(name="ingest-ptab-range", retries=2, retry_delay_seconds=30)
 def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
     """Plain sequential ingest in one task (no fan-out), for callers that want a single task."""
-    from patentfactory.stages.build_pilot import ingest_ptab
+    from patentfactory.stages.ingest_ptab import ingest_ptab
 
     stats = ingest_ptab(data_dir, base_url, start, end, api_key)
     _log("ingest-ptab-range", stats)
@@ -84,7 +84,7 @@ def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_k
 def ingest_ptab(data_dir: str | None = None, base_url: str | None = None,
                 start: date = date(2006, 1, 1), end: date = date(2100, 1, 1), batch_size: int | None = None) -> dict:
     """`data_dir` / `base_url` unset: PF_PATHS__DATA_DIR / PF_UPSTREAMS__ODP_BASE_URL."""
-    settings = stages.default_settings()
+    settings = Settings.load()
     if start > end:
         raise ValueError(f"start {start} is after end {end}: swap them")
     return ingest_ptab_decisions(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,

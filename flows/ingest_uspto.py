@@ -16,7 +16,9 @@ from pathlib import Path
 
 from prefect import flow, task
 
-from patentfactory import progress, stages
+from common import progress
+from patentfactory import stages
+from patentfactory.config import Settings
 from patentfactory.stages.ingest import IngestStats, Stores, bar_label, ingest_file
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
@@ -102,6 +104,6 @@ def ingest_uspto(data_dir: str | None = None, base_url: str | None = None,
                  start: date = date(2005, 1, 1), end: date | None = None) -> dict:
     """`data_dir` / `base_url` unset: PF_PATHS__DATA_DIR / PF_UPSTREAMS__ODP_BASE_URL, read when the run starts
     (as `ingest-ptab`); `end` unset: the day of the run, so the deployment keeps finding the new weeks."""
-    settings = stages.default_settings()
+    settings = Settings.load()
     return ingest_weekly_files(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
                                start, end or date.today(), settings.odp_api_key())

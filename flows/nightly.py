@@ -18,10 +18,12 @@ from prefect import flow, get_run_logger, task
 from prefect.states import State
 
 from patentfactory.config import Settings
+from patentfactory.datasets import NAMES
 from patentfactory.errors import NothingToPublish, QualityGateBlocked, SourceStopped
 from patentfactory.evaluation.report import kept_summary
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.sparql import sparql_replica
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 from .build_ipbench import build_ipbench
@@ -90,8 +92,8 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
 
 
 def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str, outcome: Callable,
-                    failed: dict[str, str], deferred: dict[str, str], allow_drift: bool = False,
-                    allow_drop: bool = False) -> dict:
+                    failed: dict[str, str], deferred: dict[str, str],
+                    options: PublishOptions = PublishOptions()) -> dict:
     """Replica mode: the world served locally under the real services' paths, the same clients as live."""
     log = get_run_logger()
     with Replica(world, faults=faults) as rep:
@@ -99,8 +101,7 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
-                                                      allow_drop=allow_drop, allow_drift=allow_drift,
-                                                      return_state=True), failed, deferred)
+                                                      **options.overrides(), return_state=True), failed, deferred)
         ptab = ingest_ptab_decisions(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
         injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
     if faults:
@@ -110,8 +111,7 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
     with sparql_replica(quads) as sparql, Replica(world) as papers:
         log.info("SPARQL replica of %s at %s", world, sparql)
         pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=sparql, seed=seed,
-                                                   allow_drop=allow_drop, allow_drift=allow_drift,
-                                                   fulltext_via=papers.base_url,
+                                                   **options.overrides(), fulltext_via=papers.base_url,
                                                    return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
             "faults_injected": injected}
@@ -154,6 +154,7 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
         raise ValueError(f"profile must be sample or full, not {profile!r}")
     if plan_only:
         return {"plan": plan_task(data_dir)}
+    options = PublishOptions(allow_drop=allow_drop, allow_drift=allow_drift)
     failed: dict[str, str] = {}
     deferred: dict[str, str] = {}
     blocked: dict[str, str] = {}
@@ -164,24 +165,22 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
 
     if sources == "live":
         truth, profile = None, settings.patenteb_profile(profile)
-        ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, allow_drift, allow_drop)
+        ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, options)
     else:
         world = prepare_world(scale, seed, data_dir)
         truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
         profile = settings.patenteb_profile(profile, scale)
-        ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, allow_drift,
-                                   allow_drop)
+        ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, options)
     patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
-    gate = {"allow_drop": allow_drop, "allow_drift": allow_drift}
+    gate = options.overrides()
     patenteb = outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,
                                                   **gate, return_state=True), failed, deferred)
     ipbench = outcome("ipbench", build_ipbench(data_dir=data_dir, out=out, seed=seed, **gate,
                                                return_state=True), failed, deferred)
     pilot = outcome("pilot", build_pilot(data_dir=data_dir, out=out, seed=seed, return_state=True, **gate,
                                          truth=truth), failed, deferred)
-    evals = {name: evaluate_night(name, out, pub, data_dir)
-             for name, pub in (("patenteb", patenteb), ("pilot", pilot), ("patentcr", patentcr),
-                               ("pap2pat", pap2pat), ("ipbench", ipbench)) if pub}
+    built = {"patenteb": patenteb, "pilot": pilot, "patentcr": patentcr, "pap2pat": pap2pat, "ipbench": ipbench}
+    evals = {name: evaluate_night(name, out, built[name], data_dir) for name in NAMES if built.get(name)}
     defer_stopped(failed, deferred)
     result = {**ingested, "patenteb": patenteb, "ipbench": ipbench, "pilot": pilot, "eval": evals,
               "deferred": deferred, "blocked": blocked, "skipped": skipped, "failed": failed,

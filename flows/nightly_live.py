@@ -15,9 +15,11 @@ from pathlib import Path
 from prefect import get_run_logger, task
 
 from patentfactory.config import Settings
+from patentfactory.datasets import NAMES, REGISTRY
 from patentfactory.stages.plan import missing_credential, plan_dicts, plan_live
 from patentfactory.stages.windows import new_lens_exports, window
 from patentfactory.store.ledger import Ledger
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 from .build_pap2pat import build_pap2pat
@@ -26,11 +28,6 @@ from .ingest_lens import ingest_lens_task
 from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
 
-DATASETS = ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat")
-# The live sources each dataset is built from: a dataset that cannot be built while one of them was stopped
-# (missing credential, unreachable) is deferred with that reason, not failed.
-NEEDS = {"patenteb": ("uspto_bulk", "lens"), "ipbench": ("uspto_bulk", "lens"), "pap2pat": ("uspto_bulk",),
-         "pilot": ("ptab_odp", "uspto_bulk"), "patentcr": ()}
 
 
 @task(name="plan-live-night")
@@ -67,7 +64,7 @@ def _guarded(source: str, settings: Settings, deferred: dict[str, str], step: Ca
 
 
 def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: dict[str, str],
-                deferred: dict[str, str], allow_drift: bool = False, allow_drop: bool = False) -> dict:
+                deferred: dict[str, str], options: PublishOptions = PublishOptions()) -> dict:
     """Ingest every live source's new items, then Patent-CR (OPS) and Pap2Pat (SPARQL) as in replica mode."""
     settings, today = Settings.load(), date.today()
     ledger = Ledger(Storage(data_dir).sub("warehouse"))
@@ -85,10 +82,9 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
         get_run_logger().warning("patentcr deferred: %s", why)
     else:
         patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=settings.upstreams.ops_base_url,
-                                                      allow_drop=allow_drop, allow_drift=allow_drift,
-                                                      return_state=True), failed, deferred)
+                                                      **options.overrides(), return_state=True), failed, deferred)
     pap2pat = outcome("pap2pat", build_pap2pat(data_dir=data_dir, out=out, endpoint=settings.upstreams.sparql_endpoint,
-                                               seed=seed, allow_drop=allow_drop, allow_drift=allow_drift,
+                                               seed=seed, **options.overrides(),
                                                fulltext_via=settings.upstreams.fulltext_via,
                                                return_state=True), failed, deferred)
     return {"uspto": uspto, "lens": lens, "ptab": ptab, "patentcr": patentcr, "pap2pat": pap2pat,
@@ -98,7 +94,10 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
 def defer_stopped(failed: dict[str, str], deferred: dict[str, str]) -> None:
     """Move a failed dataset to `deferred` when a source it needs was stopped this night (live mode only)."""
     for name in list(failed):
-        stops = [deferred[f"source:{src}"] for src in NEEDS.get(name, ()) if f"source:{src}" in deferred]
+        # a dataset that cannot be built while a live source it needs (its registry entry) was stopped (missing
+        # credential, unreachable) is deferred with that reason, not failed
+        needs = REGISTRY[name].needs if name in REGISTRY else ()
+        stops = [deferred[f"source:{src}"] for src in needs if f"source:{src}" in deferred]
         if stops:
             deferred[name] = f"{stops[0]} (then: {failed.pop(name)})"
             get_run_logger().warning("%s deferred: %s", name, deferred[name])
@@ -108,7 +107,7 @@ def summary_lines(result: dict) -> list[str]:
     """One line per dataset, what an on-call engineer reads first: published, nothing new (same version,
     LATEST unchanged), skipped (with why), deferred, blocked or failed; then one line per stopped source."""
     lines = []
-    for name in DATASETS:
+    for name in NAMES:
         pub = result.get(name)
         if pub is None:
             for status in ("failed", "blocked", "deferred", "skipped"):

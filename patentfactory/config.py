@@ -5,6 +5,8 @@ manifests or reprs.
 """
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -13,6 +15,7 @@ from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 OPS_404_RECHECK_DAYS = 30  # an EPO OPS document that answered 404 is asked again after this many days
+EMBED_CHUNK = 4096  # texts per dense-embedding task of PatenTEB's build (PF_EMBED_CHUNK)
 SAMPLE_PROFILE_BELOW = 5000  # a replica world of fewer inventions is built with PatenTEB's sample thresholds
 
 
@@ -100,6 +103,52 @@ class ArxivSettings(BaseModel):
     lookup: bool = True
 
 
+class S3Settings(BaseModel):
+    """Object storage for `s3://` roots (store/storage.py): the endpoint override `PF_S3_ENDPOINT_URL` (MinIO, moto;
+    else `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`) and the credentials and region under the names boto documents
+    (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION` / `AWS_DEFAULT_REGION`)."""
+
+    endpoint_url: str | None = None
+    access_key_id: SecretStr | None = None
+    secret_access_key: SecretStr | None = None
+    region: str | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "S3Settings":
+        def first(*names: str) -> str | None:
+            return next((env[n] for n in names if env.get(n)), None)
+
+        key, secret = first("AWS_ACCESS_KEY_ID"), env.get("AWS_SECRET_ACCESS_KEY", "")
+        return cls(endpoint_url=first("PF_S3_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"),
+                   access_key_id=SecretStr(key) if key else None,
+                   secret_access_key=SecretStr(secret) if key else None,
+                   region=first("AWS_REGION", "AWS_DEFAULT_REGION"))
+
+    def storage_options(self) -> dict:
+        """s3fs options: the endpoint, credentials and region given; what is unset is left to boto's own lookup."""
+        opts: dict = {}
+        if self.endpoint_url:
+            opts["client_kwargs"] = {"endpoint_url": self.endpoint_url}
+        if self.access_key_id:
+            opts["key"] = self.access_key_id.get_secret_value()
+            opts["secret"] = self.secret_access_key.get_secret_value() if self.secret_access_key else ""
+        if self.region:
+            opts.setdefault("client_kwargs", {})["region_name"] = self.region
+        return opts
+
+
+# credentials under the names the services document (PF_<FIELD> works too); S3 under the names boto documents
+CREDENTIALS = (("uspto_odp_api_key", "USPTO_ODP_API_KEY"), ("epo_ops_key", "EPO_OPS_KEY"),
+               ("epo_ops_secret", "EPO_OPS_SECRET"))
+S3_VARIABLES = ("PF_S3_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_ACCESS_KEY_ID",
+                "AWS_SECRET_ACCESS_KEY", "AWS_REGION", "AWS_DEFAULT_REGION")
+
+
+def s3_settings() -> S3Settings:
+    """The S3 section alone, for a `Storage` opened on an `s3://` root (every Storage is opened where it is used)."""
+    return S3Settings.from_env(os.environ)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PF_", env_nested_delimiter="__", extra="ignore",
                                       env_ignore_empty=True)  # compose passes unset variables as ""
@@ -143,13 +192,20 @@ class Settings(BaseSettings):
     # SemOpenAlex requests in flight at once (public endpoint: keep it at 1-2; a local mirror takes more),
     # OPS grants fetched at once through one shared client (its throttle colours pace the starts whatever this is).
     ptab_batch: int = Field(25, ge=1)
-    embed_chunk: int = Field(4096, ge=1)
+    embed_chunk: int = Field(EMBED_CHUNK, ge=1)
     sparql_concurrency: int = Field(1, ge=1)
     ops_concurrency: int = Field(4, ge=1)
     # Memory budget of one stage (stages/memory.py): over it the stage fails with one line naming it.
     # None: 85 % of the machine's (or container's) memory. Sampled every memory_check_s seconds.
     memory_budget_gb: float | None = Field(None, gt=0)
     memory_check_s: float = Field(0.5, gt=0)
+    # What `pf` prints (cli/main.py): library log lines from PF_LOG_LEVEL up on stderr; PF_DEBUG=1: the traceback
+    # behind a one-line error; PF_PROGRESS=0: no progress bars, even on a terminal (common/progress.py).
+    log_level: str = "WARNING"
+    debug: bool = False
+    progress: bool = True
+    # s3:// roots: PF_S3_ENDPOINT_URL and the AWS_* variables (read in `load`, the names boto documents).
+    s3: S3Settings = Field(default_factory=S3Settings, exclude=True)
 
     def roots(self, data_dir: str | None, out: str | None) -> tuple[str, str]:
         """(data dir, publish root): the given ones, else PF_PATHS__DATA_DIR / PF_PATHS__PUBLISHED_ROOT."""
@@ -182,11 +238,25 @@ class Settings(BaseSettings):
     @classmethod
     def load(cls) -> "Settings":
         """PF_* variables plus the unprefixed credential names the services document."""
-        import os
-
         s = cls()
-        for field, env in (("uspto_odp_api_key", "USPTO_ODP_API_KEY"), ("epo_ops_key", "EPO_OPS_KEY"),
-                           ("epo_ops_secret", "EPO_OPS_SECRET")):
+        s.s3 = S3Settings.from_env(os.environ)
+        for field, env in CREDENTIALS:
             if getattr(s, field) is None and os.environ.get(env):
                 setattr(s, field, SecretStr(os.environ[env]))
         return s
+
+
+def variables() -> list[str]:
+    """Every environment variable the settings read, as README.md's configuration table lists them."""
+    credentials = dict(CREDENTIALS)
+    names: list[str] = []
+    for name, info in Settings.model_fields.items():
+        if name == "s3":
+            names += S3_VARIABLES
+        elif name in credentials:
+            names.append(credentials[name])
+        elif isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel):
+            names += [f"PF_{name.upper()}__{sub.upper()}" for sub in info.annotation.model_fields]
+        else:
+            names.append(f"PF_{name.upper()}")
+    return names

@@ -1,17 +1,11 @@
 """User-facing errors: one clear line plus a hint; the CLI turns them into a non-zero exit."""
 from __future__ import annotations
 
+# the root of the hierarchy and the upstream stop live below sources/ (common/errors.py); importable from here
+# too, so `patentfactory.errors` stays the one import for every error the CLI reports
+from common.errors import PFError, SourceStopped
 
-class PFError(Exception):
-    """An error the user can act on: `message` says what, `hint` says what to do."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-    def __str__(self) -> str:
-        return self.message if not self.hint else f"{self.message} (hint: {self.hint})"
+__all__ = ["PFError", "SourceStopped", "StorageError", "PublishError", "NothingToPublish", "QualityGateBlocked"]
 
 
 class StorageError(PFError):
@@ -25,12 +19,6 @@ class PublishError(PFError):
 class NothingToPublish(PFError):
     """The inputs hold nothing this dataset can be built from (e.g. no matched pairs): not a failure of
     the run; the previous version (if any) stays LATEST and the nightly reports the dataset as skipped."""
-
-
-class SourceStopped(PFError):
-    """An upstream service asked us to stop (EPO OPS black throttling or quota): not retried now. What was
-    fetched is cached and recorded, so the next run resumes; the previous version stays LATEST and the
-    nightly reports the dataset as deferred, not failed."""
 
 
 class QualityGateBlocked(PublishError):

@@ -15,7 +15,7 @@ import re
 
 from lxml import etree
 
-from transforms.pap2pat_documents import prune
+from common.sections import prune
 
 from .formulas import MATH, escape_dollars, mathml_to_latex_many
 from .jats import local_name, xml_root

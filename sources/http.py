@@ -13,18 +13,29 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from patentfactory import __version__, progress
+from common import progress
 
 log = logging.getLogger(__name__)
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 RETRY_EXC = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError,
              requests.exceptions.ContentDecodingError)
-USER_AGENT = f"patentfactory/{__version__} (+https://github.com/patentfactory)"
+
+
+def _code_version() -> str:
+    """The installed distribution's version (pyproject.toml), read without importing the application package."""
+    try:
+        return metadata.version("patentfactory")
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a checkout that was never installed
+        return "0+unknown"
+
+
+USER_AGENT = f"patentfactory/{_code_version()} (+https://github.com/patentfactory)"
 
 
 class HttpError(RuntimeError):

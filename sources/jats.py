@@ -20,7 +20,7 @@ from collections import Counter
 
 from lxml import etree
 
-from transforms.pap2pat_documents import prune
+from common.sections import prune
 
 from .formulas import CHEMISTRY, MATH, escape_dollars, mathml_to_latex_many, unwrap_table
 

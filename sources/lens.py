@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
-from transforms.patent_ids import PatentIdError, app_id, parse_pub_id, pub_id
+from common.patent_ids import PatentIdError, app_id, parse_pub_id, pub_id
 
 from .epo_ops.parse import claim_rows, clean_text, normalise_ipc, split_name, unique
 from .records import ParseResult
@@ -101,7 +101,7 @@ def split_multi(cell: str | None) -> list[str]:
 
 def priority_entry(text: str, when: date | None = None) -> dict:
     """'US 201562130600 P' / 'US 62/130,600' / 'PCT/US2017/034582' / 'AT 33585 A 19850206' -> {country, number,
-    date}: the number is the application key's (`transforms.patent_ids.app_id`), so 'US 201562130600' and the USPTO
+    date}: the number is the application key's (`common.patent_ids.app_id`), so 'US 201562130600' and the USPTO
     '62/130,600' agree; kind `W` under an office is a PCT application ('US 2006/0000980 W' -> WO US2006000980); a
     filing date written after the kind is the entry's date (else `when`)."""
     t = text.strip().upper()

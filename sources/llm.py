@@ -5,7 +5,7 @@ per-host rate limit) with temperature 0 and a fixed seed, and asks for structure
 `response_format: json_schema`. A server that refuses `response_format` (HTTP 400/422 naming it) is asked again
 without it, the schema written into the instruction, and the plain answer is parsed and validated against the
 same schema; the client remembers that and says so once in the log. Answers are looked up first in the
-content-addressed cache (patentfactory/store/llm_cache.py), so no request is ever sent twice; with no endpoint
+content-addressed cache the caller passes in (patentfactory/store/llm_cache.py), so no request is ever sent twice; with no endpoint
 configured, the cache alone answers (a version rebuilds offline) and a miss is an error, never a silent fallback.
 An endpoint that stays down raises `LLMUnavailable` (a `SourceStopped`: the nightly defers the dataset).
 """
@@ -20,22 +20,15 @@ import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 import jsonschema
 
-import patentfactory
-from patentfactory.errors import PFError, SourceStopped
+from common.errors import PFError, SourceStopped
 
 from .http import HttpClient, HttpError, RetryPolicy
 
-if TYPE_CHECKING:
-    from patentfactory.config import Settings
-    from patentfactory.store.llm_cache import LLMCache
-
 log = logging.getLogger(__name__)
-PROMPTS = Path(patentfactory.__file__).resolve().parent / "prompts"  # versioned instruction texts
 CHARS_PER_TOKEN = 4  # estimate for requests not sent yet (the server's usage counts the sent ones)
 T, R = TypeVar("T"), TypeVar("R")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$")
@@ -66,6 +59,28 @@ class Refused(InvalidAnswer):
     like an answer, so a rerun does not send it again."""
 
 
+class CachedAnswer(Protocol):
+    content: str
+    usage: dict
+
+
+class AnswerCache(Protocol):
+    """Where answers are kept by content address (patentfactory/store/llm_cache.LLMCache)."""
+
+    def get(self, instruction: str, key: str) -> CachedAnswer | None: ...
+
+    def put(self, instruction: str, key: str, model: str, request: dict, content: str,
+            usage: dict) -> CachedAnswer: ...
+
+
+def request_key(model: str, instruction: str, schema: dict | None, messages: list[dict]) -> str:
+    """The content address of one request: what the answer can depend on, nothing else (not the seed, not the
+    server URL: the same model behind another URL answers the same question)."""
+    blob = json.dumps({"model": model, "instruction": instruction, "schema": schema, "messages": messages},
+                      sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
 @dataclass(frozen=True)
 class Instruction:
     """A versioned instruction text from patentfactory/prompts/<name>.<version>.md."""
@@ -80,10 +95,6 @@ class Instruction:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
-
-
-def load_instruction(name: str, version: str = "v1") -> Instruction:
-    return Instruction(name, version, (PROMPTS / f"{name}.{version}.md").read_text(encoding="utf-8"))
 
 
 @dataclass
@@ -128,7 +139,7 @@ def estimate_tokens(messages: list[dict]) -> int:
 class ChatClient:
     """Cached, structured chat completions for one model (see module docstring)."""
 
-    def __init__(self, base_url: str | None, model: str, cache: LLMCache, api_key: str | None = None, *,
+    def __init__(self, base_url: str | None, model: str, cache: AnswerCache, api_key: str | None = None, *,
                  seed: int = 1337, concurrency: int = 4, min_interval: float = 0.0, timeout: float = 300.0,
                  attempts: int = 6, dry_run: bool = False, http: HttpClient | None = None) -> None:
         if not model:
@@ -143,15 +154,7 @@ class ChatClient:
         self.http = http or (HttpClient(base_url, timeout=(10.0, timeout), retry=RetryPolicy(attempts=attempts),
                                         min_interval=min_interval, headers=headers) if base_url else None)
 
-    @classmethod
-    def from_settings(cls, settings: Settings, cache: LLMCache, dry_run: bool = False) -> "ChatClient":
-        s = settings.llm
-        return cls(s.base_url, s.model or "", cache, s.api_key.get_secret_value() if s.api_key else None,
-                   seed=s.seed, concurrency=s.concurrency, min_interval=s.min_interval_s, timeout=s.timeout_s,
-                   attempts=s.attempts, dry_run=dry_run)
-
     def key(self, instruction: Instruction, messages: list[dict], schema: dict) -> str:
-        from patentfactory.store.llm_cache import request_key
         return request_key(self.model, instruction.id, schema, messages)
 
     def ask(self, instruction: Instruction, user: str, schema: dict, followup: Iterable[dict] = ()) -> dict:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
-from transforms.patent_ids import PatentIdError, app_id
+from common.patent_ids import PatentIdError, app_id
 
 from .http import HttpClient, HttpError, RetryPolicy
 from .records import ParseResult

@@ -6,7 +6,7 @@ read (encrypted, corrupt, no pages) or whose OCR fails becomes a reject reason, 
 so one bad document does not stop an ingest. Cleaning removes what is layout, not opinion: the
 PTOL-90A cover page with its bibliographic fields, running headers (Appeal / Application), page
 numbers, margin line numbers, line-break hyphenation and non-English paragraphs
-(`transforms.opinions.strip_cover` removes the cover; it is pure text, the build uses it too).
+(`common.ptab_cover.strip_cover` removes the cover; it is pure text, the build uses it too).
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from patentfactory import progress
-from transforms.opinions import strip_cover
+from common import progress
+from common.ptab_cover import strip_cover
 
 log = logging.getLogger(__name__)
 MIN_CHARS = 20

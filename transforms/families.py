@@ -4,7 +4,7 @@
 - extended (INPADOC-like): connected components of the publication–priority graph; two publications
   are in one family when a chain of shared priorities links them.
 
-A priority is identified by its application key (`transforms.patent_ids.app_id`); its date is ignored (offices
+A priority is identified by its application key (`common.patent_ids.app_id`); its date is ignored (offices
 disagree on dates far more often than on numbers). A publication without priority claims is its own
 priority: its application id stands in (or its pub_id when even that is missing).
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from transforms.patent_ids import app_key_expr
+from common.patent_ids import app_key_expr
 
 SIMPLE, EXTENDED = "simple", "extended"
 RECONSTRUCTION_SOURCES = ("epo_ops",)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path

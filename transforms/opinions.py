@@ -192,10 +192,6 @@ _CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Furth
                         r"^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)? (?:further|also|additionally) "
                         r"(?!\w+ed\b)|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
-_BIB_LINE = re.compile(r"^(APPLICATION NO\.|FILING DATE|FIRST NAMED INVENTOR|ATTORNEY DOCKET|CONFIRMATION NO\.|"
-                      r"EXAMINER|ART UNIT|PAPER NUMBER|NOTIFICATION DATE|DELIVERY MODE|P\.O\. Box|Address:)", re.I)
-COVER_MARKERS = ("APPLICATION NO.", "FIRST NAMED INVENTOR")
-CAPTION = re.compile(r"BEFORE THE PATENT TRIAL AND APPEAL BOARD|BOARD OF PATENT APPEALS", re.I)
 ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec|Ex|col|para|ll|App|Fed|Cir|Ct|Supp|"
                     r"Inc|Corp|Co|Ltd|Decl|Pat|Pub|Ser|Appl|v|Reh'g|Req|Adv|Rej|Sub|Supp|Exh|Exs|Mr|Ms|Dr|"
                     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.|§)$")
@@ -209,19 +205,6 @@ _EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,
 _FOOTNOTE_START = re.compile(r"^\d{1,2} (?:[A-Z][a-z]|[\u201c\"][A-Z])")
 _TRAILING_ENUMERATOR = re.compile(r"^(.*:)\s+((?:\d{1,3}|[IVX]{1,5})\.)$")
 _ENUMERATOR = re.compile(r"^(?:\d{1,3}|[IVX]{1,5}|[A-H])\.$")
-
-
-def strip_cover(text: str) -> tuple[str, bool]:
-    """(text without cover, had a standard cover): the PTOL-90A cover form and its bibliographic fields
-    (everything before the Board caption) are dropped when the form is there."""
-    has_cover = all(m in text[:3000].upper() for m in COVER_MARKERS)
-    if not has_cover:
-        return text, False
-    m = CAPTION.search(text)
-    if m:
-        start = text.rfind("\n", 0, m.start()) + 1
-        return text[start:], True
-    return "\n".join(ln for ln in text.splitlines() if not _BIB_LINE.match(ln.strip())), True
 
 
 @dataclass(frozen=True)
@@ -397,7 +380,7 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
     sentence of it is in the Board's voice. A sentence attributed by a cue alone (no citation of the party's
     paper) between two Board-voice sentences is the Board's narrative ("The examiner points out ...")."""
     out = list(roles)
-    first, last = out[0][0], out[-1][0]
+    first = out[0][0]
     if len(out) > 2 and first in ATTRIBUTED and (cited_party(sents[-1]) == first or paper_tail(sents[-1]) == first) \
             and not any(board_voice(t) for t in sents):
         out = [(first, cue if role == first else "block") for role, cue in out]

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from common.sections import prune
 from transforms.outlines import CHUNK_CHARS, LEVELS, BulletWriter, add_outlines, key_phrase_bullets
 
 WORK_IRI = "https://semopenalex.org/work/"
@@ -171,16 +172,6 @@ def patent_sections(paragraphs: Iterable[tuple[str | None, str]], params: Docume
             root["subsections"].append(sec)
             top = sec
     return prune([root])
-
-
-def prune(sections: list[dict]) -> list[dict]:
-    """Drop sections with neither paragraphs nor (non-empty) subsections."""
-    out = []
-    for sec in sections:
-        subs = prune(sec["subsections"])
-        if sec["paragraphs"] or subs:
-            out.append({"title": sec["title"], "paragraphs": sec["paragraphs"], "subsections": subs})
-    return out
 
 
 def numbered_claims(claims: Sequence[tuple[int, str]]) -> list[str]:

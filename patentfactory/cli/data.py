@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from patentfactory.cli.main import DATA_DIR_HELP, date_range, friendly, ingest_app, out, parse_app
+from patentfactory.cli.main import DATA_DIR_HELP, command_settings, date_range, friendly, ingest_app, out, parse_app
 from patentfactory.errors import PFError
 
 if TYPE_CHECKING:  # pyarrow, the parsers and polars load only in the commands that use them (start-up)
@@ -134,10 +134,9 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
                      data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
                      base_url: Annotated[str | None, typer.Option(help="ODP base URL (replica or live)")] = None) -> None:
     """Weekly grant/application zips from the ODP bulk API into the warehouse."""
-    from patentfactory.config import Settings
     from patentfactory.stages.ingest_files import ingest_uspto
 
-    settings = Settings.load()
+    settings = command_settings()
     lo, hi = date_range(start, end)
     stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key(),
                          progress=lambda n: out.print(f"uspto: {n}"))
@@ -158,11 +157,10 @@ def ingest_ops_cmd(numbers: Annotated[Path | None, typer.Option("--numbers", hel
     if (numbers is None) == (query is None):
         raise PFError("give exactly one of --numbers FILE or --query CQL", "e.g. --numbers ep_numbers.txt")
     docs = read_numbers_file(numbers) if numbers is not None else []  # a bad file is refused before any import
-    from patentfactory.config import Settings
     from patentfactory.stages.build_patentcr import ops_client_from_settings
     from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
 
-    settings = Settings.load()
+    settings = command_settings()
     client = ops_client_from_settings(settings, base_url)
     if query is not None:
         docs = search_numbers(client, query)

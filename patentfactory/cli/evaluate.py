@@ -6,12 +6,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from patentfactory.cli.main import OUT_HELP, app, friendly, out
+from patentfactory.cli.main import OUT_HELP, app, command_settings, friendly, out
+from patentfactory.datasets import NAMES
 
 
 @app.command("eval")
 @friendly
-def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | patentcr | pap2pat")],
+def eval_cmd(dataset: Annotated[str, typer.Argument(help=" | ".join(NAMES))],
              out_root: Annotated[str | None, typer.Option("--root", help=OUT_HELP)] = None,
              version: Annotated[str | None, typer.Option(help="version to score (default: LATEST)")] = None,
              model: Annotated[str | None, typer.Option(
@@ -29,7 +30,8 @@ def eval_cmd(dataset: Annotated[str, typer.Argument(help="patenteb | pilot | pat
     from patentfactory.store.storage import Storage
 
     storage = Storage(out_root)
-    result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries, data_dir=data_dir)
+    result = evaluate_dataset(storage, dataset, version, model_path=model, max_queries=max_queries, data_dir=data_dir,
+                              embeddings=command_settings().paths.embedding_cache)
     paths = write_report(storage, result)
     table = Table(title=f"{result.dataset} {result.version}")
     for col, justify in (("task", "left"), ("model", "left"), ("metric", "left"), ("value", "right")):

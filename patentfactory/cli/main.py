@@ -5,6 +5,7 @@ Every error a user can act on is one line plus a hint and a non-zero exit code.
 from __future__ import annotations
 
 import functools
+from contextvars import ContextVar
 import logging
 import os
 import sys
@@ -20,6 +21,8 @@ from patentfactory.errors import PFError
 
 if TYPE_CHECKING:
     from datetime import date
+
+    from patentfactory.config import Settings
 
 # Before anything imports prefect (its settings are read once): no telemetry notice, no hub downloads, and a
 # start-up budget for its temporary API server that fits a busy machine.
@@ -48,37 +51,54 @@ out = Console()
 def friendly(fn):
     """Turn expected errors into one line + hint + exit 2 (tracebacks only with PF_DEBUG=1).
 
-    On a terminal, long stages draw progress bars (patentfactory.progress) while the command runs.
+    On a terminal, long stages draw progress bars (common.progress) while the command runs.
     """
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        from patentfactory import progress
+        from common import progress
+        from patentfactory.config import Settings
         from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
-        quiet_logs(os.environ.get("PF_LOG_LEVEL", "WARNING"))
+        settings = None
         try:
-            settings_roots(kwargs)
-            with progress.bars(console):
+            settings = Settings.load()
+            _command_settings.set(settings)
+            quiet_logs(settings.log_level)
+            settings_roots(kwargs, settings)
+            with progress.bars(console, settings.progress):
                 return fn(*args, **kwargs)
         except (PFError, SchemaError, ValueError, OSError) as exc:
-            if os.environ.get("PF_DEBUG"):
+            if settings is not None and settings.debug:
                 raise
             hint = getattr(exc, "hint", "") or _hint_for(exc)
             say_error(getattr(exc, "message", None) or str(exc), hint)
             raise typer.Exit(2) from None
         except Exception as exc:  # noqa: BLE001 - only the failures named in known_failure; the rest re-raise
             known = known_failure(exc)
-            if known is None or os.environ.get("PF_DEBUG"):
+            if known is None or (settings is not None and settings.debug):
                 raise
             say_error(*known)
             raise typer.Exit(2) from None
     return wrapper
 
 
+_command_settings: ContextVar[Settings | None] = ContextVar("pf_settings", default=None)
+
+
+def command_settings() -> Settings:
+    """The Settings `friendly` built for the running command (one per command); built here outside one."""
+    settings = _command_settings.get()
+    if settings is None:
+        from patentfactory.config import Settings
+
+        settings = Settings.load()
+    return settings
+
+
 ROOT_OPTIONS = ("data_dir", "out_root")  # every command's --data-dir / --out (--root): default None, the settings'
 
 
-def settings_roots(kwargs: dict) -> None:
+def settings_roots(kwargs: dict, settings: Settings | None = None) -> None:
     """`--data-dir` / `--out` not given on the command line (None): the settings' roots, in every command.
 
     PF_PATHS__DATA_DIR (default data) and PF_PATHS__PUBLISHED_ROOT (default <data dir>/published), as the
@@ -86,10 +106,12 @@ def settings_roots(kwargs: dict) -> None:
     unset = {n for n in ROOT_OPTIONS if n in kwargs and kwargs[n] is None}
     if not unset:
         return
-    from patentfactory.config import Settings
+    if settings is None:
+        from patentfactory.config import Settings
 
+        settings = Settings.load()
     given = kwargs.get("data_dir")
-    data_root, published = Settings.load().roots(None if given is None else str(given), kwargs.get("out_root"))
+    data_root, published = settings.roots(None if given is None else str(given), kwargs.get("out_root"))
     if "data_dir" in unset:
         kwargs["data_dir"] = Path(data_root)
     if "out_root" in unset:
@@ -201,10 +223,9 @@ def generate(scale: Annotated[str, typer.Option(help="number of inventions, or '
                                                        "every US weekly file since 2005) or 'sample' (the embedded world: every benchmark split non-empty)")] = "test") -> None:
     """Generate the synthetic world in the upstreams' real wire formats."""
     n = parse_scale(scale)
-    from patentfactory.config import Settings
     from patentfactory.sim.generator import generate_world
 
-    out_dir = out_dir or Settings.load().paths.world
+    out_dir = out_dir or command_settings().paths.world
     from patentfactory.sim.generator.profiles import PROFILES, profile_spec
 
     if profile not in PROFILES:

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, friendly, ingest_app, out
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, command_settings, friendly, ingest_app, out
 from patentfactory.errors import PFError
+from patentfactory.store.publish_options import PublishOptions
 
 
 def _params(app_from: str, app_to: str, seed: int):
@@ -35,11 +36,12 @@ def ingest_semopenalex_cmd(data_dir: Annotated[Path | None, typer.Option("--data
     """Works of the US applications' inventors from SemOpenAlex into the warehouse (cached; reruns send nothing),
     the matched works with their full text (PMC JATS, else the open-access PDF)."""
     from patentfactory.stages.build_pap2pat import ingest_semopenalex
-    from patentfactory.config import Settings
-
-    upstreams = Settings.load().upstreams
+    settings = command_settings()
+    upstreams = settings.upstreams
     out.print(ingest_semopenalex(data_dir, endpoint or upstreams.sparql_endpoint, _params(app_from, app_to, 1337),
-                                 fulltext_via=fulltext_via or upstreams.fulltext_via))
+                                 fulltext_via=fulltext_via or upstreams.fulltext_via,
+                                 sparql_concurrency=settings.sparql_concurrency, grobid=settings.grobid,
+                                 arxiv=settings.arxiv))
 
 
 @build_app.command("pap2pat")
@@ -60,5 +62,5 @@ def build_pap2pat_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir"
 
     Storage(out_root).check_writable()
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,
-                          allow_drop=allow_drop, allow_drift=allow_drift, outliner=outliner)
+                          publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift), outliner=outliner)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, friendly, out
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, build_app, command_settings, friendly, out
 from patentfactory.errors import PFError
+from patentfactory.store.publish_options import PublishOptions
 
 
 def _months(text: str) -> tuple[int, ...]:
@@ -34,8 +35,6 @@ def build_patentcr_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
                        allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build Patent-CR (EP claims before/after grant) through OPS and publish a verified version."""
     from patentfactory.stages.build_patentcr import PatentCRParams, build_and_publish_patentcr, ops_client_from_settings
-    from patentfactory.config import Settings
-
     try:
         lo, hi = date.fromisoformat(start), date.fromisoformat(end)
     except ValueError:
@@ -47,10 +46,12 @@ def build_patentcr_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
                             **({"cql_template": cql} if cql else {}))
     from patentfactory.stages.ingest_ops import Recheck
 
-    settings = Settings.load()
+    settings = command_settings()
     client = ops_client_from_settings(settings, ops_url)
-    pub = build_and_publish_patentcr(data_dir, out_root, client, params, allow_drop=allow_drop, allow_drift=allow_drift,
-                                     recheck=Recheck(settings.ops_404_recheck_days))
+    pub = build_and_publish_patentcr(data_dir, out_root, client, params,
+                                     publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift),
+                                     recheck=Recheck(settings.ops_404_recheck_days),
+                                     ops_concurrency=settings.ops_concurrency)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 
 
@@ -68,5 +69,6 @@ def build_ipbench_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir"
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     Storage(out_root).check_writable()
-    pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items, allow_drop=allow_drop, allow_drift=allow_drift)
+    pub = build_and_publish_ipbench(data_dir, out_root, seed=seed, max_items=max_items,
+                                    publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift))
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, date_range, friendly, ingest_app, out
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, command_settings, date_range, friendly, ingest_app, out
+from patentfactory.store.publish_options import PublishOptions
 
 pilot_app = typer.Typer(no_args_is_help=True, help="PILOT-Bench tools.")
 app.add_typer(pilot_app, name="pilot")
@@ -21,14 +22,13 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
                     base_url: Annotated[str | None, typer.Option("--base-url", help="ODP base URL (replica or live); "
                                                                  "default PF_UPSTREAMS__ODP_BASE_URL")] = None) -> None:
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
-    from patentfactory.stages.build_pilot import ingest_ptab
-    from patentfactory.stages.ingest_files import default_settings
+    from patentfactory.stages.ingest_ptab import ingest_ptab
 
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     lo, hi = date_range(start, end)
     Storage(data_dir).check_writable()
-    settings = default_settings()
+    settings = command_settings()
     stats = ingest_ptab(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key())
     out.print(f"ptab: {stats['records']} decisions on {stats['pages']} pages, {stats['pdfs']} PDFs read "
               f"{stats['origins']}, {stats['skipped']} already done, {stats['rejects']} rejects")
@@ -51,7 +51,8 @@ def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", 
     Storage(out_root).check_writable()
     from patentfactory.stages.build_pilot import build_and_publish_pilot
 
-    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth, allow_drop=allow_drop, allow_drift=allow_drift,
+    pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth,
+                                  publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift),
                                    splitter=splitter)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 
@@ -67,11 +68,10 @@ def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
     """Each opinion-split route's precision/recall for the two input roles on the reference decisions (the real
     decisions' blind batches, the rest of them, the real-style set) and the Board sentences it put into an input:
     the rules, the trained classifier (trained on the non-blind sets only), and the LLM when an endpoint is set."""
-    from patentfactory.config import Settings
     from patentfactory.stages import llm_routes
     from transforms.opinion_reference import REFERENCE_DIR, reference_sets, routes_table
 
-    settings = Settings.load()
+    settings = command_settings()
     routes = ["rules", "classifier"] + (["llm"] if (llm if llm is not None else bool(settings.llm.base_url)) else [])
     splitters = [llm_routes.make_splitter(r, data_dir, settings) for r in routes]
     rows = routes_table(splitters, reference_sets(reference or REFERENCE_DIR))

@@ -9,8 +9,9 @@ from typing import Annotated
 
 import typer
 
-from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, friendly, one_line, out, parse_scale
+from patentfactory.cli.main import DATA_DIR_HELP, OUT_HELP, app, build_app, command_settings, friendly, one_line, out, parse_scale
 from patentfactory.errors import PFError
+from patentfactory.store.publish_options import PublishOptions
 
 
 
@@ -112,9 +113,7 @@ def build_patenteb_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
                        allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
                        allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False) -> None:
     """Build PatenTEB (15 tasks) from the warehouse and publish a verified version."""
-    from patentfactory.config import Settings
-
-    profile = Settings.load().patenteb_profile(profile)
+    profile = command_settings().patenteb_profile(profile)
     if profile not in ("sample", "full"):
         raise PFError(f"unknown profile {profile!r}", "use sample or full")
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
@@ -122,5 +121,8 @@ def build_patenteb_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir
     Storage(out_root).check_writable()
     from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 
-    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile, allow_drop=allow_drop, allow_drift=allow_drift)
+    settings = command_settings()
+    pub = build_and_publish_patenteb(data_dir, out_root, seed=seed, profile=profile,
+                                     publish_options=PublishOptions.from_settings(settings, allow_drop, allow_drift),
+                                     embeddings=settings.paths.embedding_cache, embed_chunk=settings.embed_chunk)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

@@ -28,7 +28,7 @@ from . import pap2pat_metrics
 from .metrics import multiclass_scores, multilabel_scores
 from .results import Score, SkipTask
 from .text_metrics import (bleu_as_evaluate, corpus_bleu, rouge_l_as_evaluate, rouge_l_f, sari,
-                           sari_as_evaluate, tokenize)
+                           sari_as_evaluate)
 
 # Input settings: base/split (the two role fields), merge (`merged_text`), split+claim (roles + `claims`).
 PILOT_ROLES = ("appellant_arguments", "examiner_findings")

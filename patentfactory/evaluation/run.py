@@ -1,4 +1,4 @@
-"""`evaluate_dataset`: pick the scorer for a dataset name and run it over one published version.
+"""`evaluate_dataset`: the dataset's scorer from the registry (patentfactory/datasets.py), run over one version.
 
 PatenTEB has its own protocol (retrieval corpora, probes, clustering) over its task registry; the
 other datasets are scored task by task from their train/test frames. An unknown dataset name is a
@@ -12,21 +12,19 @@ from pathlib import Path
 
 import polars as pl
 
+from ..datasets import NAMES, get_dataset
 from ..errors import PFError
 from patentfactory.store.storage import Storage
-from .baselines import score_pap2pat, score_patentcr, score_pilot
 from ..store.embedding_cache import cache_for
-from .encoders import DEFAULT_MODEL_PACKAGE, Encoder, load_encoder
-from .patenteb import PatenTEBEvalConfig, evaluate_patenteb
+from ..encoder_model import DEFAULT_MODEL_PACKAGE
+from .encoders import Encoder, load_encoder
+from .patenteb import PatenTEBEvalConfig
 from .published import PublishedVersion, open_version
 from .results import EvalResult, Score, Skipped, SkipTask
-from .zero_shot import score_ipbench
 
 log = logging.getLogger(__name__)
 FrameScorer = Callable[[str, pl.DataFrame | None, pl.DataFrame | None], list[Score]]
-FRAME_SCORERS: dict[str, FrameScorer] = {"pilot": score_pilot, "patentcr": score_patentcr, "pap2pat": score_pap2pat,
-                                         "ipbench": score_ipbench}
-KNOWN_DATASETS = ("patenteb", *FRAME_SCORERS)
+KNOWN_DATASETS = NAMES  # every registered dataset has a scorer (patentfactory/datasets.py)
 
 
 def evaluate_frames(pv: PublishedVersion, scorer: FrameScorer) -> EvalResult:
@@ -46,22 +44,22 @@ def evaluate_frames(pv: PublishedVersion, scorer: FrameScorer) -> EvalResult:
 
 def evaluate_dataset(root: str | Path | Storage, dataset: str, version: str | None = None, *,
                      model_path: str | Path | None = None, encoder: Encoder | None = None,
-                     max_queries: int | None = None, data_dir: str | Path | None = None) -> EvalResult:
+                     max_queries: int | None = None, data_dir: str | Path | None = None,
+                     embeddings: str | None = None) -> EvalResult:
     """Score one published version (default: LATEST) of `dataset` under `root` with the baselines.
 
     `encoder` overrides the sentence model (PatenTEB only); otherwise `model_path` or the packaged
     all-MiniLM-L6-v2 is loaded. `max_queries` caps the distinct queries per retrieval task. The packaged model
-    reads and fills the embedding cache of `data_dir` (PF_PATHS__EMBEDDING_CACHE when set), so texts the
-    build already encoded are not encoded again.
+    reads and fills the embedding cache `embeddings` (the settings' PF_PATHS__EMBEDDING_CACHE, passed by the
+    entry point), else that of `data_dir`, so texts the build already encoded are not encoded again.
     """
-    if dataset not in KNOWN_DATASETS:
-        raise PFError(f"no evaluation defined for dataset {dataset!r}", f"known datasets: {', '.join(KNOWN_DATASETS)}")
+    entry = get_dataset(dataset, "evaluation")
     if max_queries is not None and max_queries <= 0:
         raise PFError(f"--max-queries must be positive, got {max_queries}", "e.g. --max-queries 1000")
     storage = root if isinstance(root, Storage) else Storage(root)
     pv = open_version(storage, dataset, version)
     log.info("evaluating %s %s under %s", dataset, pv.version, storage.url)
-    if dataset == "patenteb":
-        enc = encoder or load_encoder(model_path, cache=cache_for(data_dir, DEFAULT_MODEL_PACKAGE))
-        return evaluate_patenteb(pv, enc, PatenTEBEvalConfig(max_queries=max_queries))
-    return evaluate_frames(pv, FRAME_SCORERS[dataset])
+    if entry.protocol == "patenteb":
+        enc = encoder or load_encoder(model_path, cache=cache_for(data_dir, DEFAULT_MODEL_PACKAGE, embeddings))
+        return entry.scorer()(pv, enc, PatenTEBEvalConfig(max_queries=max_queries))
+    return evaluate_frames(pv, entry.scorer())

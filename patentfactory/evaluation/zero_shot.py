@@ -21,7 +21,7 @@ from collections import Counter
 import numpy as np
 import polars as pl
 
-from transforms.ipc_symbols import normalise_ipc
+from common.ipc_symbols import normalise_ipc
 from transforms.tasks.ipbench import EM_LEVELS
 from transforms.tasks.ipbench_shortcuts import answer_only_baselines
 

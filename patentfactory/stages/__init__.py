@@ -6,7 +6,6 @@
 from patentfactory.stages.ingest_files import (
     LENS_PARSER_VERSION,
     USPTO_PARSER_VERSION,
-    default_settings,
     fetch_uspto_file,
     ingest_lens,
     ingest_uspto,
@@ -16,5 +15,5 @@ from patentfactory.stages.ingest_files import (
     stores_for,
 )
 
-__all__ = ["LENS_PARSER_VERSION", "USPTO_PARSER_VERSION", "default_settings", "fetch_uspto_file", "ingest_lens",
+__all__ = ["LENS_PARSER_VERSION", "USPTO_PARSER_VERSION", "fetch_uspto_file", "ingest_lens",
            "ingest_uspto", "ingest_uspto_file", "list_uspto", "merge_stats", "stores_for"]

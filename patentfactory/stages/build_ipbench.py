@@ -30,6 +30,7 @@ from patentfactory.errors import PFError
 from patentfactory.store.drift import coverage_of
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.ipbench_card import card_sections
@@ -189,7 +190,7 @@ def _no_cross_task_gold(group_of: dict[str, str]):
 
 @within_budget("build-ipbench")
 def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1337, max_items: int = 1000,
-                              allow_drop: bool = False, allow_drift: bool = False) -> Published:
+                              publish_options: PublishOptions = PublishOptions()) -> Published:
     """Build from the warehouse under `data_dir` and publish one verified IPBench version."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
@@ -217,4 +218,4 @@ def build_and_publish_ipbench(data_dir: str | Path, out_root: str, seed: int = 1
         distribution={t: stats["items"][t] for t in built}, distribution_title="items per task",
         card_sections=card_sections(stats, built, max_items), stats=stats,
         coverage=coverage_of(inputs["publications"].lazy()))
-    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    return publish(Storage(out_root), release, options=publish_options)

@@ -37,10 +37,11 @@ from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_do
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
 
-from patentfactory.config import Settings
+from patentfactory.config import ArxivSettings, GrobidSettings
 from patentfactory.errors import NothingToPublish
 from patentfactory.store.parquet_io import parquet_bytes
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
@@ -191,10 +192,10 @@ def add_arxiv_licences(apps: pl.DataFrame, rows: list[dict], oa_urls: dict[str, 
     return stats
 
 
-def arxiv_client(data_dir: str | Path, via: str | None) -> ArxivLicenceClient | None:
+def arxiv_client(data_dir: str | Path, via: str | None,
+                 arxiv: ArxivSettings = ArxivSettings()) -> ArxivLicenceClient | None:
     """The replica's OAI route when the ingest runs against it (`via`), else PF_ARXIV__OAI_URL; None when
     PF_ARXIV__LOOKUP is false."""
-    arxiv = Settings.load().arxiv
     if not arxiv.lookup:
         return None
     url = f"{via.rstrip('/')}/oai2" if via else arxiv.oai_url
@@ -205,7 +206,8 @@ def arxiv_client(data_dir: str | Path, via: str | None) -> ArxivLicenceClient | 
 @within_budget("ingest-semopenalex")
 def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParams = Pap2PatParams(),
                        client: SemOpenAlexClient | None = None, fulltext_via: str | None = None,
-                       fulltext: FullTextClient | None = None) -> dict:
+                       fulltext: FullTextClient | None = None, sparql_concurrency: int = 1,
+                       grobid: GrobidSettings = GrobidSettings(), arxiv: ArxivSettings = ArxivSettings()) -> dict:
     """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`), the matched ones
     with their full text (`fulltext_via`: the replica's base URL; None: Europe PMC and the PDF links). Stats."""
     stores = stores_for(data_dir)
@@ -214,15 +216,15 @@ def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParam
     if client is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "sparql"
         client = SemOpenAlexClient(endpoint, cache_dir=cache)
-    res = fetch_candidate_papers(client, names, concurrency=Settings.load().sparql_concurrency)
+    res = fetch_candidate_papers(client, names, concurrency=sparql_concurrency)
     item = _item(client.endpoint)
     rows = sorted(res.rows.get("papers", []), key=lambda r: r["work_id"])
     if fulltext is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "fulltext"
-        grobid = Settings.load().grobid
         fulltext = FullTextClient(fulltext_via, cache_dir=cache, grobid=grobid.url, grobid_timeout=grobid.timeout_s)
-    arxiv = arxiv_client(data_dir, fulltext_via)
-    licences = add_arxiv_licences(apps, rows, client.oa_urls, arxiv, params) if arxiv else None
+    licence_client = arxiv_client(data_dir, fulltext_via, arxiv)
+    licences = (add_arxiv_licences(apps, rows, client.oa_urls, licence_client, params) if licence_client
+                else None)
     texts = add_fulltexts(apps, rows, client, fulltext, params)
     papers = PAPERS.from_pylist(rows)
     blob = parquet_bytes(papers)
@@ -304,7 +306,7 @@ def _stable(value: float | int | None, digits: int = 9) -> float | int | None:
 
 @within_budget("build-pap2pat")
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
-                    ingest: dict | None = None, json_out: bool = False, allow_drop: bool = False, allow_drift: bool = False,
+                    ingest: dict | None = None, json_out: bool = False, publish_options: PublishOptions = PublishOptions(),
                     outliner: str | None = None) -> Published:
     """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders).
     `outliner`: offline | llm (None: llm when PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
@@ -332,7 +334,7 @@ def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams =
                                        llm_routes.route_config(writer).get("model")),
                        "Outline route": llm_routes.route_card(writer, "section outlines", "the offline writer")},
         stats={"build": asdict(stats), "ingest": ingest or {}})
-    pub = publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    pub = publish(Storage(out_root), release, options=publish_options)
     if json_out:
         write_json_folders(Storage(out_root), pub.version, table)
     return pub

@@ -36,6 +36,7 @@ from patentfactory.errors import PFError, SourceStopped
 from .ingest import Stores
 from .ingest_ops import Recheck, ask_ops
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.stages.ingest_files import stores_for
 from patentfactory.store.storage import Storage
 from patentfactory.stages.memory import within_budget
@@ -392,7 +393,7 @@ def _departures(stats: dict, tables: dict[str, pl.DataFrame]) -> str:
 
 @within_budget("build-patentcr")
 def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: PatentCRParams = PatentCRParams(),
-                     allow_drop: bool = False, allow_drift: bool = False) -> Published:
+                     publish_options: PublishOptions = PublishOptions()) -> Published:
     """Warehouse `claim_revisions` -> `patentcr/<version>/claim_revision/{train,test}.parquet`."""
     stores = stores_for(data_dir)
     revisions = stores.warehouse.frame("claim_revisions")
@@ -411,7 +412,7 @@ def publish_patentcr(data_dir: str | Path, out_root: str, stats: dict, params: P
         leakage_checks=[LeakageCheck("no_patent_in_two_splits", _no_patent_in_two_splits)],
         distribution=_by_ipc3(tables), distribution_title="pairs per IPC3 of the grant",
         card_sections=_card_sections(stats, params, tables), stats=stats)
-    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    return publish(Storage(out_root), release, options=publish_options)
 
 
 def _by_ipc3(tables: dict[str, pl.DataFrame]) -> dict[str, int]:
@@ -436,8 +437,8 @@ def ops_client_from_settings(settings: Settings, base_url: str | None = None) ->
 
 
 def build_and_publish_patentcr(data_dir: str | Path, out_root: str, client: OpsClient,
-                               params: PatentCRParams = PatentCRParams(), allow_drop: bool = False, allow_drift: bool = False,
-                               recheck: Recheck = Recheck()) -> Published:
+                               params: PatentCRParams = PatentCRParams(), publish_options: PublishOptions = PublishOptions(),
+                               recheck: Recheck = Recheck(), ops_concurrency: int = 4) -> Published:
     """Fetch, pair and publish in one call (the CLI and the flow's single-task path)."""
-    stats = fetch_claim_revisions(data_dir, client, params, recheck, Settings.load().ops_concurrency)
-    return publish_patentcr(data_dir, out_root, stats, params, allow_drop=allow_drop, allow_drift=allow_drift)
+    stats = fetch_claim_revisions(data_dir, client, params, recheck, ops_concurrency)
+    return publish_patentcr(data_dir, out_root, stats, params, publish_options=publish_options)

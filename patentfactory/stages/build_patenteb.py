@@ -23,12 +23,13 @@ from transforms.family_sizes import check_reported_sizes
 from transforms.splits import check_no_family_leak
 from transforms.tasks.patenteb import PatenTEBParams, build_patenteb, id_conventions, leak_checked, task_specs
 
-from patentfactory.config import Settings
-from patentfactory.evaluation.encoders import DEFAULT_MODEL_PACKAGE, packaged_model_path, shared_model
+from patentfactory.config import EMBED_CHUNK
+from patentfactory.encoder_model import DEFAULT_MODEL_PACKAGE, packaged_model_path, shared_model
 from patentfactory.store.drift import coverage_of
 from patentfactory.store.embedding_cache import EmbeddingCache, Fill, cache_for
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 from patentfactory.stages.memory import within_budget
@@ -100,20 +101,17 @@ def model_functions() -> tuple[Callable[[list[str]], Any], Callable[[list[str]],
     return encode_texts, count_tokens
 
 
-def embed_chunk() -> int:
-    return Settings.load().embed_chunk
-
-
-def embedding_cache(data_dir: str | Path) -> EmbeddingCache:
-    """PF_PATHS__EMBEDDING_CACHE when set (shared by data dirs), else `<data_dir>/cache/embeddings`."""
-    cache = cache_for(data_dir, MODEL_PACKAGE)
+def embedding_cache(data_dir: str | Path, shared: str | None = None) -> EmbeddingCache:
+    """`shared` (the settings' PF_PATHS__EMBEDDING_CACHE, shared by data dirs) when given, else
+    `<data_dir>/cache/embeddings`."""
+    cache = cache_for(data_dir, MODEL_PACKAGE, shared)
     assert cache is not None
     return cache
 
 
-def embed_texts(data_dir: str | Path, texts: list[str]) -> int:
+def embed_texts(data_dir: str | Path, texts: list[str], shared: str | None = None) -> int:
     """One chunk of the dense encoding into the embedding cache (a fan-out task's body); returns texts encoded."""
-    return embedding_cache(data_dir).put(texts, model_functions()[0])
+    return embedding_cache(data_dir, shared).put(texts, model_functions()[0])
 
 
 def make_params(seed: int, profile: str, overrides: dict[str, Any] | None = None) -> PatenTEBParams:
@@ -174,10 +172,12 @@ def _card_sections(stats: dict, params: PatenTEBParams, profile: str, pubs: pl.D
 
 @within_budget("build-patenteb")
 def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 1337, profile: str = "sample",
-                               overrides: dict[str, Any] | None = None, allow_drop: bool = False,
-                               allow_drift: bool = False, use_model: bool = True,
-                               embed_fill: Fill | None = None) -> Published:
-    """`embed_fill`: encodes missing texts in chunks elsewhere (flows/build_patenteb.py fans them out)."""
+                               overrides: dict[str, Any] | None = None,
+                               publish_options: PublishOptions = PublishOptions(), use_model: bool = True,
+                               embed_fill: Fill | None = None, embeddings: str | None = None,
+                               embed_chunk: int = EMBED_CHUNK) -> Published:
+    """`embed_fill`: encodes missing texts in chunks of `embed_chunk` elsewhere (flows/build_patenteb.py fans them
+    out). `embeddings`: the shared embedding cache (the settings' PF_PATHS__EMBEDDING_CACHE); None: the data dir's."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     pubs = wh.lean_frame("publications", skip=("raw",))
@@ -191,7 +191,7 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
     params = make_params(seed, profile, overrides)
     encode, count = model_functions() if use_model else (None, None)
     if encode is not None:
-        encode = embedding_cache(data_dir).encoder(encode, embed_chunk(), fill=embed_fill)
+        encode = embedding_cache(data_dir, embeddings).encoder(encode, embed_chunk, fill=embed_fill)
     tasks, stats = build_patenteb(pubs.lazy(), wh.lean_frame("claims", skip=("depends_on", "is_independent")).lazy(),
                                   wh.lean_frame("citations").lazy(), families.lazy(), params,
                                   encode=encode, count_tokens=count)
@@ -214,4 +214,4 @@ def build_and_publish_patenteb(data_dir: str | Path, out_root: str, seed: int = 
         card_sections=_card_sections(stats, params, profile, pubs, dropped),
         stats={k: v for k, v in stats.items() if k != "params"},
         coverage=coverage_of(pubs.lazy()), id_conventions=id_conventions(list(tasks)))
-    return publish(Storage(out_root), release, allow_drop=allow_drop, allow_drift=allow_drift)
+    return publish(Storage(out_root), release, options=publish_options)

@@ -15,7 +15,7 @@ from pathlib import Path
 from schemas import REJECTS
 from sources.records import ParseResult
 
-from patentfactory import progress as bars
+from common import progress as bars
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
 from patentfactory.store.storage import Storage

@@ -11,8 +11,7 @@ from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
-from patentfactory.config import Settings
-from patentfactory import progress as bars
+from common import progress as bars
 
 from .ingest import IngestStats, Stores, bar_label, ingest_file, ingest_files
 from patentfactory.store.ledger import Ledger
@@ -102,7 +101,3 @@ def ingest_lens(data_dir: str | Path, files: list[str | Path],
     stats = ingest_files(stores_for(data_dir), "lens", [Path(f) for f in files], parse, LENS_PARSER_VERSION,
                          progress)
     return asdict(stats)
-
-
-def default_settings() -> Settings:
-    return Settings.load()

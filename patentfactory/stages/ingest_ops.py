@@ -18,7 +18,7 @@ from pathlib import Path
 from sources.epo_ops.client import OpsClient, OpsStopped
 from sources.epo_ops.parse import parse_ops, parse_search_hits
 from sources.records import ParseResult
-from transforms.patent_ids import PatentIdError, parse_pub_id
+from common.patent_ids import PatentIdError, parse_pub_id
 
 from patentfactory.config import OPS_404_RECHECK_DAYS
 from patentfactory.stages.ingest_files import stores_for

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, Refused, load_instruction
+from sources.llm import ChatClient, Instruction, InvalidAnswer, NotCached, Refused
 from transforms import opinions, outlines
 from transforms.opinion_classifier import ClassifierSplitter
 from transforms.opinions import OpinionSplit, OpinionSplitter
@@ -42,6 +42,12 @@ CHUNK_INSTRUCTION = ("outline_chunk", "v1")
 FALLBACK_FLAG = "llm_fallback"
 # the trained split route's weights: `python -m transforms.opinion_classifier patentfactory/stages/pilot_classifier.json`
 CLASSIFIER_MODEL = Path(__file__).with_name("pilot_classifier.json")
+PROMPTS = Path(__file__).resolve().parent.parent / "prompts"  # versioned instruction texts (package data)
+
+
+def load_instruction(name: str, version: str = "v1") -> Instruction:
+    """A versioned instruction text from patentfactory/prompts/<name>.<version>.md."""
+    return Instruction(name, version, (PROMPTS / f"{name}.{version}.md").read_text(encoding="utf-8"))
 
 
 # ---------- opinion split ----------
@@ -270,7 +276,10 @@ def choose(route: str | None, settings: Settings, rule_name: str) -> str:
 def client_for(data_dir: str | Path, settings: Settings, dry_run: bool = False) -> ChatClient:
     if not settings.llm.model:
         raise PFError("the LLM route needs a model name", "set PF_LLM__MODEL (and PF_LLM__BASE_URL)")
-    return ChatClient.from_settings(settings, LLMCache(Storage(data_dir)), dry_run=dry_run)
+    s = settings.llm
+    return ChatClient(s.base_url, s.model or "", LLMCache(Storage(data_dir)),
+                      s.api_key.get_secret_value() if s.api_key else None, seed=s.seed, concurrency=s.concurrency,
+                      min_interval=s.min_interval_s, timeout=s.timeout_s, attempts=s.attempts, dry_run=dry_run)
 
 
 def route_config(route: object) -> dict:

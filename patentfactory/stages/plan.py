@@ -12,9 +12,10 @@ from datetime import date
 
 from patentfactory.config import Settings
 from patentfactory.store.ledger import Ledger
+from patentfactory.store.lens_items import export_name
 
 from .ingest_files import USPTO_PARSER_VERSION, list_uspto, stores_for
-from .windows import export_name, list_lens_drop, window
+from .windows import list_lens_drop, window
 
 log = logging.getLogger(__name__)
 LIMITS = {

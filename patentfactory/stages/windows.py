@@ -30,7 +30,6 @@ DEFAULT_SINCE = {"uspto_bulk": date(2005, 1, 1), "ptab_odp": date(2006, 1, 1)}
 DEFAULT_LOOKBACK_DAYS = {"uspto_bulk": 14, "ptab_odp": 30}  # the settings' defaults (config.Settings)
 LENS_SUFFIXES = (".jsonl", ".json", ".csv")
 _WEEKLY = re.compile(r"(\d{6})(?:_[a-z]+\d*)?\.zip$")
-_DELIVERY = re.compile(r"^lens_(\d{8}T\d{6}Z)_")
 _PTAB_ITEM = re.compile(r"search_(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})_\d+\.json$")
 
 
@@ -112,19 +111,6 @@ def list_lens_drop(location: str) -> list[DropFile]:
     names = [n for n in drop.glob("**/*") if n.lower().endswith(LENS_SUFFIXES)]
     files = [DropFile(n, drop.size(n), None, drop.modified(n)) for n in names]
     return sorted(files, key=lambda f: (f.delivered, f.rel))
-
-
-def export_name(item: str) -> str:
-    """The drop's file name of a ledger item `[lens_<delivered>_]<stem>.<sha12><suffix>` (see new_lens_exports)."""
-    item = _DELIVERY.sub("", item)
-    stem, _, rest = item.rpartition(".")
-    return f"{stem.rpartition('.')[0]}.{rest}" if "." in stem else item
-
-
-def delivered_at(item: str) -> str | None:
-    """The delivery time (`YYYYMMDDTHHMMSSZ`) a Lens ledger item carries, None for an older item name."""
-    m = _DELIVERY.match(item)
-    return m.group(1) if m else None
 
 
 def ingested_lens_hashes(ledger: Ledger) -> set[str]:

@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from patentfactory import progress
+from common import progress
 
 from .storage import Storage
 
@@ -35,11 +35,9 @@ Fill = Callable[[list[list[str]]], None]
 PART_SIZE = 4096
 
 
-def cache_for(data_dir: str | Path | None, model: str) -> "EmbeddingCache | None":
-    """PF_PATHS__EMBEDDING_CACHE when set (shared by data dirs), else `<data_dir>/cache/embeddings`, else None."""
-    from patentfactory.config import Settings
-
-    shared = Settings.load().paths.embedding_cache
+def cache_for(data_dir: str | Path | None, model: str, shared: str | None = None) -> "EmbeddingCache | None":
+    """`shared` (the settings' PF_PATHS__EMBEDDING_CACHE, shared by data dirs) when given, else
+    `<data_dir>/cache/embeddings`, else None."""
     if shared:
         return EmbeddingCache(Storage(shared), model, under=())
     return EmbeddingCache(Storage(data_dir), model) if data_dir is not None else None

@@ -8,93 +8,22 @@ configs `<task>-corpus|-queries|-qrels`, the names mteb's retrieval loader asks 
 Hugging Face (`^\\w+(\\.\\w+)*$`, `validation` for the dev split): `val` -> `validation`, `nc-test` -> `nc_test`;
 the files keep their names (older versions read unchanged), the mapping is in the manifest (`hf.split_names`).
 Licence, language, task categories, size category, pretty name and the source paper's BibTeX come from
-`DATASETS`, one entry per dataset this project rebuilds.
+each dataset's entry in the registry (patentfactory/datasets.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import yaml
+
+from patentfactory.datasets import REGISTRY, DatasetInfo
 
 HF_SPLIT_NAMES = {"val": "validation", "nc-test": "nc_test"}
 _LAYOUT_PARTS = ("corpus", "queries", "qrels")
-_PUBLIC_DOMAIN = ("US patent documents and PTAB decisions are works of the US Government (17 U.S.C. 105, public "
-                  "domain in the US).")
-
-
-@dataclass(frozen=True)
-class DatasetInfo:
-    """What a card states about one dataset besides its files."""
-
-    pretty_name: str
-    task_categories: tuple[str, ...]
-    license_details: str
-    citation: str  # BibTeX of the paper the dataset rebuilds
-    paper_url: str
-    tags: tuple[str, ...] = ("patents",)
-    languages: tuple[str, ...] = ("en",)
-    license: str = "other"
-    extra: dict = field(default_factory=dict)
-
-
-DATASETS: dict[str, DatasetInfo] = {
-    "patenteb": DatasetInfo(
-        "PatenTEB (rebuilt)", ("text-retrieval", "text-classification", "sentence-similarity", "feature-extraction"),
-        "Texts from patent publications (title, abstract, first claim) of Lens.org records. " + _PUBLIC_DOMAIN
-        + " Lens record metadata: see the Lens terms of use.",
-        """@article{ayaou2025patenteb,
-  title = {PatenTEB: A Comprehensive Benchmark and Model Family for Patent Text Embedding},
-  author = {Ayaou, Iliass and Cavallucci, Denis},
-  journal = {arXiv preprint arXiv:2510.22264},
-  year = {2025},
-}""", "https://arxiv.org/abs/2510.22264", tags=("patents", "mteb", "embedding", "retrieval")),
-    "pilot": DatasetInfo(
-        "PILOT-Bench (rebuilt)", ("text-classification",),
-        "PTAB ex parte appeal decisions and USPTO patent documents. " + _PUBLIC_DOMAIN,
-        """@inproceedings{jang2025pilotbench,
-  title = {PILOT-Bench: A Benchmark for Legal Reasoning in the Patent Domain with IRAC-Aligned Classification Tasks},
-  author = {Jang, Yehoon and Lee, Chaewon and Min, Hyun-seok and Choi, Sungchul},
-  booktitle = {Proceedings of the Natural Legal Language Processing Workshop 2025},
-  year = {2025},
-}""", "https://arxiv.org/abs/2601.04758", tags=("patents", "legal")),
-    "pap2pat": DatasetInfo(
-        "Pap2Pat (rebuilt)", ("text-generation",),
-        "US patent applications (" + _PUBLIC_DOMAIN + ") paired with papers under CC-BY, CC0 or public domain "
-        "licences; each pair records its paper's licence (`license` column).",
-        """@inproceedings{knappich-etal-2025-pap2pat,
-  title = {{PAP}2{PAT}: Benchmarking Outline-Guided Long-Text Patent Generation with Patent-Paper Pairs},
-  author = {Knappich, Valentin and H{\\"a}tty, Anna and Razniewski, Simon and Friedrich, Annemarie},
-  booktitle = {Findings of the Association for Computational Linguistics: ACL 2025},
-  pages = {9524--9554},
-  year = {2025},
-  doi = {10.18653/v1/2025.findings-acl.496},
-}""", "https://aclanthology.org/2025.findings-acl.496/", tags=("patents", "long-form-generation")),
-    "patentcr": DatasetInfo(
-        "Patent-CR (rebuilt)", ("text-generation",),
-        "Claims of EP A and B publications retrieved through EPO OPS; reuse of EPO patent documents under the "
-        "EPO's terms for patent information.",
-        """@inproceedings{jiang2025patentcr,
-  title = {Patent-CR: A Dataset for Patent Claim Revision},
-  author = {Jiang, Lekang and Scherz, Pascal A. and Goetz, Stephan},
-  booktitle = {Proceedings of NAACL 2025 (Volume 1: Long Papers)},
-  pages = {2300--2314},
-  year = {2025},
-}""", "https://arxiv.org/abs/2412.02549", tags=("patents", "text-revision")),
-    "ipbench": DatasetInfo(
-        "IPBench patent tasks (rebuilt)", ("multiple-choice", "question-answering"),
-        "Items built from patent publications and their citations. " + _PUBLIC_DOMAIN,
-        """@article{wang2025ipbench,
-  title = {IPBench: Benchmarking the Knowledge of Large Language Models in Intellectual Property},
-  author = {Wang, Qiyao and Chen, Guhong and Wang, Hongbo and others},
-  journal = {arXiv preprint arXiv:2504.15524},
-  year = {2025},
-}""", "https://arxiv.org/abs/2504.15524", tags=("patents", "intellectual-property")),
-}
 
 
 def dataset_info(dataset: str) -> DatasetInfo:
-    """The dataset's entry; a dataset this project does not know gets a neutral one (no paper to cite)."""
-    return DATASETS.get(dataset) or DatasetInfo(dataset, (), "Not stated for this dataset.", "", "")
+    """The dataset's card entry in the registry; a dataset this project does not know gets a neutral one."""
+    entry = REGISTRY.get(dataset)
+    return entry.card if entry else DatasetInfo(dataset, (), "Not stated for this dataset.", "", "")
 
 
 def hf_split(split: str) -> str:
@@ -212,6 +141,6 @@ def loading_section(manifest: dict) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["DATASETS", "DatasetInfo", "HF_SPLIT_NAMES", "config_name", "configs", "data_files", "dataset_info",
+__all__ = ["DatasetInfo", "HF_SPLIT_NAMES", "config_name", "configs", "data_files", "dataset_info",
            "front_matter", "hf_split", "load_config", "loading_section", "read_front_matter", "render_front_matter",
            "size_category"]

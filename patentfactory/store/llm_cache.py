@@ -1,7 +1,7 @@
 """Content-addressed cache of LLM responses, kept with the raw data so a version rebuilds without the endpoint.
 
 A response is stored once per key = sha256(model, instruction name + version, JSON schema, messages), as one
-JSON object `<data>/raw/llm/<instruction>/<key[:2]>/<key>.json` holding the request, the answer's text and the
+JSON object (the key: `sources.llm.request_key`) `<data>/raw/llm/<instruction>/<key[:2]>/<key>.json` holding the request, the answer's text and the
 usage the server reported. One object per answer: concurrent requests never write the same file, a killed run
 keeps every answer it received, and a rerun (or a nightly meeting the same decision or section again) finds the
 answer by key and sends nothing. Like the embedding cache (store/embedding_cache.py), but per answer: LLM
@@ -9,7 +9,6 @@ answers arrive one at a time and each one is paid for.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from dataclasses import dataclass
@@ -17,14 +16,6 @@ from dataclasses import dataclass
 from .storage import Storage
 
 CACHE_FORMAT = 1
-
-
-def request_key(model: str, instruction: str, schema: dict | None, messages: list[dict]) -> str:
-    """The content address of one request: what the answer can depend on, nothing else (not the seed, not the
-    server URL: the same model behind another URL answers the same question)."""
-    blob = json.dumps({"model": model, "instruction": instruction, "schema": schema, "messages": messages},
-                      sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,12 @@ from patentfactory import __version__
 from .card import PLOT_FILE, render_card, render_plot
 from .croissant import CROISSANT_FILE, croissant
 from .hf_layout import configs as hf_configs, hf_split
+from .lens_items import delivered_at, export_name
 from patentfactory.config import DriftThresholds
 from patentfactory.errors import NothingToPublish, PublishError, QualityGateBlocked
 from .drift import compare_coverage, compare_files, profile_table
 from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
+from .publish_options import PublishOptions
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -207,8 +209,6 @@ def _same_as_latest(storage: Storage, release: Release, files: list[dict]) -> st
 def deliveries_section(inputs: list[dict]) -> str | None:
     """Which Lens deliveries a build read, in delivery order: where two carry the same publication, the later
     delivery's rows are the ones used (a corrected re-delivery replaces the old rows)."""
-    from patentfactory.stages.windows import delivered_at, export_name
-
     lens = [i for i in inputs if i.get("source") == "lens"]
     if not lens:
         return None
@@ -244,12 +244,12 @@ def latest_version(storage: Storage, dataset: str) -> str | None:
     return storage.read_text(rel).strip() if storage.exists(rel) else None
 
 
-def publish(storage: Storage, release: Release, *, day: date | None = None, quality_threshold: float = 0.5,
-            allow_drop: bool = False, allow_drift: bool = False,
-            drift_thresholds: DriftThresholds | None = None) -> Published:
+def publish(storage: Storage, release: Release, *, day: date | None = None,
+            options: PublishOptions = PublishOptions()) -> Published:
     """Publish a release atomically; identical content for an existing version is a no-op.
 
-    `drift_thresholds` default to the `PF_QUALITY__*` settings, read here (publish is where they apply)."""
+    `options`: the quality gate's thresholds and overrides (the entry point puts the settings' PF_QUALITY__* in
+    them; left unset, DriftThresholds' defaults)."""
     _check_names(release)
     blobs, files = _stage_blobs(release)
     leakage = _run_leakage(release)
@@ -267,18 +267,16 @@ def publish(storage: Storage, release: Release, *, day: date | None = None, qual
             _write_latest(storage, release.dataset, version)
             return Published(release.dataset, version, storage.uri(final), created=False)
         raise PublishError(f"version {version} exists with different content", "the build is not deterministic")
-    quality = _quality_gate(storage, release.dataset, files, quality_threshold, allow_drop)
-    if drift_thresholds is None:
-        from patentfactory.config import Settings
-        drift_thresholds = Settings.load().quality
-    quality["drift"] = _drift_gate(storage, release, files, drift_thresholds, allow_drift)
+    quality = _quality_gate(storage, release.dataset, files, options.row_drop_threshold, options.allow_drop)
+    drift_thresholds = options.drift if options.drift is not None else DriftThresholds()
+    quality["drift"] = _drift_gate(storage, release, files, drift_thresholds, options.allow_drift)
     _refuse_if_blocked(release.dataset, quality)
     quality["drift"].pop("blocked_hints")
     manifest = {"dataset": release.dataset, "version": version,
                 "created_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
                 "code_version": code, "config": release.config, "inputs": release.inputs, "files": files,
                 "leakage": leakage, "quality": quality, "stats": release.stats,
-                "overrides": {"allow_drop": allow_drop, "allow_drift": allow_drift},
+                "overrides": options.overrides(),
                 "coverage": release.coverage, "hf": _hf_section(files)}
     if release.id_conventions:
         manifest["id_conventions"] = release.id_conventions

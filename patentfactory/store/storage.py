@@ -17,22 +17,13 @@ from typing import BinaryIO
 
 import fsspec
 
+from patentfactory.config import S3Settings, s3_settings
 from patentfactory.errors import StorageError
 
 
-def s3_storage_options(env: dict[str, str] | None = None) -> dict:
-    """s3fs options from the standard AWS variables plus an endpoint override (MinIO, moto)."""
-    env = dict(os.environ if env is None else env)
-    opts: dict = {}
-    endpoint = env.get("PF_S3_ENDPOINT_URL") or env.get("AWS_ENDPOINT_URL_S3") or env.get("AWS_ENDPOINT_URL")
-    if endpoint:
-        opts["client_kwargs"] = {"endpoint_url": endpoint}
-    if env.get("AWS_ACCESS_KEY_ID"):
-        opts["key"] = env["AWS_ACCESS_KEY_ID"]
-        opts["secret"] = env.get("AWS_SECRET_ACCESS_KEY", "")
-    if env.get("AWS_DEFAULT_REGION") or env.get("AWS_REGION"):
-        opts.setdefault("client_kwargs", {})["region_name"] = env.get("AWS_REGION") or env["AWS_DEFAULT_REGION"]
-    return opts
+def s3_storage_options(s3: S3Settings | None = None) -> dict:
+    """s3fs options from the settings' S3 section (PF_S3_ENDPOINT_URL and the standard AWS variables)."""
+    return (s3 or s3_settings()).storage_options()
 
 
 class Storage:

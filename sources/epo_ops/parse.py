@@ -15,8 +15,8 @@ from datetime import date
 
 from lxml import etree
 
-from transforms.ipc_symbols import normalise_ipc
-from transforms.patent_ids import PatentIdError, app_id, parse_pub_id, pub_id
+from common.ipc_symbols import normalise_ipc
+from common.patent_ids import PatentIdError, app_id, parse_pub_id, pub_id
 
 from ..records import ParseResult
 
@@ -156,7 +156,7 @@ def _key(cc: str | None, number: str | None, trusted: bool) -> str | None:
 def ops_app_id(ref: etree._Element | None) -> tuple[str | None, str | None]:
     """application-reference / priority-claim -> (application key, date): the office's original number first
     (OPS gives `12942680` beside the DOCDB `94268010`), then DOCDB, then epodoc; the key is
-    `transforms.patent_ids.app_id`, the one every source writes."""
+    `common.patent_ids.app_id`, the one every source writes."""
     docdb, epodoc, original = _doc_id(ref), _doc_id(ref, "epodoc"), _doc_id(ref, "original")
     epodoc_no = _t(epodoc, "ex:doc-number") or ""
     cc = _t(docdb, "ex:country") or _t(original, "ex:country") or (epodoc_no[:2] if epodoc_no[:2].isalpha() else None)

@@ -20,7 +20,7 @@ from collections import Counter
 
 from lxml import etree
 
-from transforms.patent_ids import PatentIdError
+from common.patent_ids import PatentIdError
 
 from ..records import ParseResult
 from .parse import (NS, SOURCE, _doc_id, _priority, _ref_pub_id, _t, biblio_documents, family_row, ops_app_id,

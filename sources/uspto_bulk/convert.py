@@ -1,6 +1,6 @@
 """Named converters for USPTO field quirks, so parsers read as tables and quirks are tested once.
 
-Every id goes through `transforms.patent_ids` (the one normaliser); these helpers only decide
+Every id goes through `common.patent_ids` (the one normaliser); these helpers only decide
 what to hand it (e.g. dropping the APS check digit) and how to read dates and classifications.
 """
 from __future__ import annotations
@@ -9,8 +9,8 @@ import logging
 import re
 from datetime import date
 
-from transforms.ipc_symbols import normalise_ipc  # noqa: F401  (re-exported)
-from transforms.patent_ids import PatentIdError, app_id, normalise_number, pub_id
+from common.ipc_symbols import normalise_ipc  # noqa: F401  (re-exported)
+from common.patent_ids import PatentIdError, app_id, normalise_number, pub_id
 
 log = logging.getLogger(__name__)
 

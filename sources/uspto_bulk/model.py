@@ -15,7 +15,7 @@ from typing import Any
 from lxml import etree
 
 from sources.records import ParseResult
-from transforms.patent_ids import PatentIdError, app_id, app_join_key, pub_id
+from common.patent_ids import PatentIdError, app_id, app_join_key, pub_id
 
 from .convert import str_or_none
 from .paths import Paths, select, walk_of, xpath_of

@@ -14,7 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from sources.records import ParseResult
-from transforms.patent_ids import PatentIdError
+from common.patent_ids import PatentIdError
 
 from .aps import APSFormatError, parse_aps
 from .model import SOURCE, Doc, emit

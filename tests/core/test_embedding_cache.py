@@ -5,6 +5,7 @@ import hashlib
 
 import numpy as np
 
+from patentfactory.config import Settings
 from patentfactory.store.embedding_cache import EmbeddingCache
 from patentfactory.store.storage import Storage
 
@@ -70,8 +71,9 @@ def test_data_dirs_share_the_cache_named_by_the_setting(tmp_path, monkeypatch):
     assert embedding_cache(tmp_path / "a").put(["a pump", "a gear"], enc) == 2
     assert list((tmp_path / "a" / "cache" / "embeddings" / MODEL_PACKAGE).glob("part-*.parquet")), "default: per data dir"
     monkeypatch.setenv("PF_PATHS__EMBEDDING_CACHE", str(tmp_path / "shared"))
-    assert embedding_cache(tmp_path / "b").put(["a pump", "a gear"], enc) == 2, "the shared cache starts empty"
-    assert embedding_cache(tmp_path / "c").put(["a pump", "a rotor"], enc) == 1, "c reads what b encoded"
+    shared = Settings.load().paths.embedding_cache  # what an entry point passes down
+    assert embedding_cache(tmp_path / "b", shared).put(["a pump", "a gear"], enc) == 2, "the shared cache starts empty"
+    assert embedding_cache(tmp_path / "c", shared).put(["a pump", "a rotor"], enc) == 1, "c reads what b encoded"
     assert sorted(enc.seen) == ["a gear", "a gear", "a pump", "a pump", "a rotor"]
     assert len(list((tmp_path / "shared" / MODEL_PACKAGE).glob("part-*.parquet"))) == 2
     assert not (tmp_path / "b" / "cache").exists() and not (tmp_path / "c" / "cache").exists()

@@ -12,7 +12,8 @@ import polars as pl
 from flows.nightly import SAMPLE_WORLD
 from patentfactory.config import Settings
 from patentfactory.stages.ingest_files import ingest_lens, stores_for
-from patentfactory.stages.windows import export_name, new_lens_exports, window
+from patentfactory.stages.windows import new_lens_exports, window
+from patentfactory.store.lens_items import export_name
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import deliveries_section
 from patentfactory.store.storage import Storage

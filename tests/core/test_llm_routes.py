@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from common.ptab_cover import strip_cover
 from patentfactory.sim.upstream import Replica, routes_llm
 from patentfactory.stages import llm_routes
 from patentfactory.stages.llm_checks import check_bullets, check_split, copied_run, split_parts
@@ -89,7 +90,7 @@ def sample_decisions() -> list[tuple[str, list[tuple[str, str]]]]:
         if row["image_only"]:
             continue
         text = parse_decision_pdf((SAMPLE / "ptab" / "pdfs" / f"{row['document_identifier']}.pdf").read_bytes())
-        out.append((opinions.strip_cover(text.layout_text)[0], list(zip(row["roles"], row["sentences"]))))
+        out.append((strip_cover(text.layout_text)[0], list(zip(row["roles"], row["sentences"]))))
     return out
 
 

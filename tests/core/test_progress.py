@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from patentfactory import progress
+from common import progress
+from patentfactory.config import Settings
 from patentfactory.sim.generator import WorldSpec
 from patentfactory.sim.upstream import Replica
 from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto
@@ -62,6 +63,6 @@ def test_nothing_drawn_off_a_terminal(tmp_path: Path, monkeypatch):
         parse_decision_pdf(sorted((SAMPLE / "ptab" / "pdfs").glob("*.pdf"))[0].read_bytes())
         assert progress.counts() == {}
     monkeypatch.setenv("PF_PROGRESS", "0")
-    with progress.bars(_terminal()[0]) as drawn:
+    with progress.bars(_terminal()[0], Settings.load().progress) as drawn:
         assert not drawn
     assert buf.getvalue() == ""

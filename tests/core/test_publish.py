@@ -11,6 +11,7 @@ import pytest
 from patentfactory.errors import PublishError
 from patentfactory.store.inspect import inspect_version, split_target
 from patentfactory.store.publish import LeakageCheck, Release, latest_version, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 DAY = date(2026, 11, 23)
@@ -152,7 +153,7 @@ def test_quality_gate_blocks_big_drop_unless_overridden(tmp_path: Path):
     small = _release(_tasks(40), inputs=[{"source": "x", "item": "c", "sha256": "2" * 64, "parser_version": "1"}])
     with pytest.raises(PublishError, match="quality gate"):
         publish(st, small, day=DAY)
-    pub = publish(st, small, day=DAY, allow_drop=True)
+    pub = publish(st, small, day=DAY, options=PublishOptions(allow_drop=True))
     man = json.loads((tmp_path / "toy" / pub.version / "manifest.json").read_text())
     assert man["quality"]["override"] is True and man["quality"]["drops"]
 

@@ -11,6 +11,7 @@ import pytest
 
 from patentfactory.errors import NothingToPublish
 from patentfactory.store.publish import Release, latest_version, publish
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 from tests.core.test_publish import _release, _tasks
 
@@ -50,7 +51,7 @@ def test_an_empty_build_is_nothing_to_publish_and_leaves_nothing_behind(tmp_path
 
 def test_no_empty_staging_folder_and_overrides_recorded(tmp_path: Path):
     st = Storage(tmp_path)
-    pub = publish(st, _release(), day=DAY, allow_drop=True)
+    pub = publish(st, _release(), day=DAY, options=PublishOptions(allow_drop=True))
     assert sorted(p.name for p in (tmp_path / "toy").iterdir()) == sorted(["LATEST", "latest", pub.version]), \
         "no .staging/ left"
     man = json.loads((tmp_path / "toy" / pub.version / "manifest.json").read_text())

@@ -25,6 +25,7 @@ from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto, list_uspto
 from patentfactory.store.drift import compare_column, compare_coverage, profile_column, tvd
 from patentfactory.store.publish import latest_version
+from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 pytestmark = pytest.mark.services
@@ -135,7 +136,7 @@ def test_each_degradation_is_blocked_and_the_override_is_recorded(baseline, kind
     assert "PF_QUALITY__" in msg and "--allow-drift" in msg
     assert latest_version(Storage(root), dataset) == baseline["first"][dataset]
     # a degraded field often loses rows too (e.g. no abstract, no problem2full pair): both overrides
-    pub = build(data, str(root), seed=5, allow_drift=True, allow_drop=True, **kw)
+    pub = build(data, str(root), seed=5, publish_options=PublishOptions(allow_drop=True, allow_drift=True), **kw)
     man = json.loads((root / dataset / pub.version / "manifest.json").read_text())
     assert man["quality"]["drift"]["override"] is True and man["quality"]["drift"]["blocked"]
     if kind == "drop_ipc_section":  # the warehouse coverage says it plainly too

@@ -35,7 +35,7 @@ def test_every_config_loads_with_datasets_from_s3_and_latest_is_a_prefix(s3_env,
     import datasets
 
     from patentfactory.store.hf_layout import load_config, read_front_matter
-    from tests.evaluation.synthetic import paraphrase, publish_patenteb
+    from tests.evaluation.synthetic import publish_patenteb
 
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)  # the hub stays unused: the files are on moto
     opts = s3_storage_options()

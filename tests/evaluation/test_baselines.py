@@ -170,7 +170,7 @@ def test_evaluate_dataset_dispatches_frame_datasets(tmp_path: Path):
     _check_pilot_result(result, version)
     with pytest.raises(PFError, match="no evaluation defined") as err:
         evaluate_dataset(tmp_path, "nonesuch")
-    assert "patenteb, pilot, patentcr, pap2pat, ipbench" in err.value.hint
+    assert "patenteb, patentcr, ipbench, pilot, pap2pat" in err.value.hint  # the registry's order
     with pytest.raises(PFError, match="--max-queries must be positive"):
         evaluate_dataset(tmp_path, "pilot", max_queries=0)
 

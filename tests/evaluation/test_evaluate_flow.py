@@ -31,7 +31,7 @@ def test_flow_and_command_fill_the_same_embedding_cache_by_default(tmp_path: Pat
     from typer.testing import CliRunner
 
     from patentfactory.cli.main import app
-    from patentfactory.evaluation.encoders import DEFAULT_MODEL_PACKAGE
+    from patentfactory.encoder_model import DEFAULT_MODEL_PACKAGE
 
     from .synthetic import publish_patenteb
 

@@ -111,7 +111,7 @@ def _bare(sections: list[dict]) -> list[dict]:
 
 
 def test_bertscore_with_the_packaged_encoder(pairs):
-    from patentfactory.evaluation.encoders import packaged_model_path, shared_model
+    from patentfactory.encoder_model import packaged_model_path, shared_model
 
     model = shared_model(str(packaged_model_path()), "cpu")
     patent = "\n".join(pairs[0]["patent"].split("\n")[:12])

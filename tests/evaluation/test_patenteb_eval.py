@@ -190,12 +190,13 @@ def test_only_a_whole_evaluation_is_kept_for_later_nights(evaluated, published, 
 
 
 def test_a_warm_embedding_cache_scores_without_the_model(published, tmp_path: Path, monkeypatch):
+    from patentfactory import encoder_model
     from patentfactory.evaluation import encoders
 
     root, version = published
     monkeypatch.delenv("PF_PATHS__EMBEDDING_CACHE", raising=False)
     cold = evaluate_dataset(root, "patenteb", version, data_dir=tmp_path)
-    parts = list((tmp_path / "cache" / "embeddings" / encoders.DEFAULT_MODEL_PACKAGE).glob("part-*.parquet"))
+    parts = list((tmp_path / "cache" / "embeddings" / encoder_model.DEFAULT_MODEL_PACKAGE).glob("part-*.parquet"))
     assert parts, "the encoded texts were kept in the data dir's cache"
 
     def no_model(*_args):
@@ -211,7 +212,7 @@ def test_a_warm_embedding_cache_scores_without_the_model(published, tmp_path: Pa
 def test_cli_unknown_dataset_and_missing_version(tmp_path: Path):
     res = runner.invoke(app, ["eval", "ipbench-x", "--root", str(tmp_path)])
     assert res.exit_code == 2
-    assert "no evaluation defined" in res.output and "patenteb, pilot, patentcr, pap2pat" in res.output
+    assert "no evaluation defined" in res.output and "patenteb, patentcr, ipbench, pilot, pap2pat" in res.output  # the registry's order
     with pytest.raises(PFError, match="no published version"):
         evaluate_dataset(tmp_path, "patenteb")
 

@@ -20,7 +20,7 @@ from flows.ingest_ptab import ingest_ptab
 from flows.runtime import task_runner
 from patentfactory.config import Settings
 from patentfactory import stages
-from patentfactory.stages.build_pilot import ingest_ptab as ingest_ptab_serial
+from patentfactory.stages.ingest_ptab import ingest_ptab as ingest_ptab_serial
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
 from patentfactory.sim.upstream import Replica

@@ -16,7 +16,8 @@ from patentfactory.config import Settings
 from patentfactory.errors import SourceStopped
 from patentfactory.sim.upstream import Replica, routes_llm
 from patentfactory.stages import plan
-from patentfactory.stages.build_pilot import build_and_publish_pilot, ingest_ptab
+from patentfactory.stages.build_pilot import build_and_publish_pilot
+from patentfactory.stages.ingest_ptab import ingest_ptab
 from patentfactory.stages.llm_plan import llm_costs
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.storage import Storage

@@ -18,7 +18,7 @@ from lxml import etree
 from patentfactory.sim.generator import WorldSpec, build_world, generate_world
 from patentfactory.sim.generator.ipc import CLASSES
 from patentfactory.sim.generator.renderers import available, register
-from transforms.patent_ids import app_id, normalise_pub_id
+from common.patent_ids import app_id, normalise_pub_id
 
 pytestmark = pytest.mark.services
 

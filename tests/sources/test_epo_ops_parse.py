@@ -10,7 +10,7 @@ import pytest
 from sources.epo_ops.parse import (claim_dependencies, claim_rows, normalise_ipc, parse_ops,
                                    parse_ops_biblio, parse_ops_claims, parse_ops_description, split_name)
 from sources.epo_ops.responses import parse_family_members, parse_ops_family
-from transforms.patent_ids import app_id, normalise_app_id
+from common.patent_ids import app_id, normalise_app_id
 
 OPS = "epo-ops"
 

@@ -12,11 +12,11 @@ from patentfactory.errors import SourceStopped
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream import routes_llm
 from patentfactory.stages.llm_checks import bullet_schema
-from patentfactory.stages.llm_routes import OUTLINE_INSTRUCTION
+from patentfactory.stages.llm_routes import OUTLINE_INSTRUCTION, load_instruction
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
 from sources.http import HttpClient, RetryPolicy
-from sources.llm import ChatClient, InvalidAnswer, LLMError, LLMUnavailable, load_instruction, parse_answer
+from sources.llm import ChatClient, InvalidAnswer, LLMError, LLMUnavailable, parse_answer
 from tests.conftest import free_port
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"

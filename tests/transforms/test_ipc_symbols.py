@@ -18,7 +18,7 @@ from sources.uspto_bulk import parse_file
 from sources.uspto_bulk.convert import ipc_from_parts
 from sources.uspto_bulk.parse import parse_document
 from sources.records import ParseResult
-from transforms.ipc_symbols import normalise_ipc
+from common.ipc_symbols import normalise_ipc
 
 FIXTURES = Path(__file__).parents[1] / "sources" / "fixtures" / "uspto"
 

@@ -4,7 +4,6 @@ input, the scores the card commits, the verdict of every decision, and the real 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import polars as pl
 import pytest

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from common.ptab_cover import strip_cover
 from transforms.opinions import (BOARD_VOICE, OpinionSplit, RuleSplitter, Sentence, board_voice, cue_role, f1_table,
-                                 leak_check, score_roles, sentences, split_frame, split_sections, strip_cover)
+                                 leak_check, score_roles, sentences, split_frame, split_sections)
 
 DECISION = """BEFORE THE PATENT TRIAL AND APPEAL BOARD
 

@@ -12,7 +12,7 @@ import polars as pl
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from transforms.patent_ids import (PatentIdError, app_id, app_join_key, app_join_key_expr, app_key_expr,
+from common.patent_ids import (PatentIdError, app_id, app_join_key, app_join_key_expr, app_key_expr,
                                    normalise_app_id, normalise_pub_id, pub_id)
 
 US_SERIES = [f"{s:02d}" for s in range(2, 19)] + ["29", "35", "60", "61", "62", "63", "90", "95"]

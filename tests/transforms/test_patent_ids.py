@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from transforms.patent_ids import (PatentIdError, app_id, app_join_key, app_join_key_expr, normalise_pub_id, parse_pub_id,
+from common.patent_ids import (PatentIdError, app_id, app_join_key, app_join_key_expr, normalise_pub_id, parse_pub_id,
                                    pub_id)
 
 
@@ -84,7 +84,7 @@ def test_round_trip_and_idempotence(cc, prefix, number, pad, kind):
     ("H04L 29/06", "H04L 29/06"), ("", None), ("rubbish", None),
 ])
 def test_one_ipc_normaliser_for_every_source(raw, expected):
-    from transforms.ipc_symbols import normalise_ipc
+    from common.ipc_symbols import normalise_ipc
 
     assert normalise_ipc(raw) == expected
 

@@ -16,8 +16,9 @@ from datetime import date
 
 import polars as pl
 
-from transforms.opinions import board_voice, leak_check, sentences, strip_cover
-from transforms.patent_ids import app_join_key_expr
+from common.ptab_cover import strip_cover
+from transforms.opinions import board_voice, leak_check, sentences
+from common.patent_ids import app_join_key_expr
 from transforms.splits import stable_hash
 
 LABELS = ["issue_type", "board_authority", "subdecision_fine", "subdecision_coarse"]

@@ -1,7 +1,7 @@
 """Ground truth as Parquet under `out/truth/`, so tests can score reconstruction (families,
 citations, paper matching, PTAB labels, claim revisions) with precision and recall.
 
-Ids use the canonical forms of transforms/patent_ids.py (`CC-NUMBER-KIND`, `CC-NUMBER`). Rows are
+Ids use the canonical forms of common/patent_ids.py (`CC-NUMBER-KIND`, `CC-NUMBER`). Rows are
 sorted and written a batch at a time (bounded memory, byte-identical across runs).
 """
 from __future__ import annotations

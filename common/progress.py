@@ -1,14 +1,13 @@
 """Progress bars on a terminal for the long stages: downloads, weekly files, PDF pages, embedding.
 
 Library code reports work with `expect` (more work is coming) and `advance` (some is done). Nothing is drawn
-unless the CLI opened `bars(console)` on a terminal (and PF_PROGRESS is not 0), so tests, Prefect workers and
+unless the CLI opened `bars(console)` on a terminal (and the settings' PF_PROGRESS is not 0), so tests, Prefect workers and
 redirected logs stay plain text. Bars are keyed by their label, so the tasks of a fan-out on the thread runner
 add to one bar ("weekly files 12/40") instead of drawing one each. Work done in other processes (Dask workers)
 is not shown; their tasks still finish and the summary still counts them.
 """
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,15 +22,16 @@ _bars: Progress | None = None  # while `bars` is open
 _tasks: dict[str, int] = {}
 
 
-def enabled(console: Console) -> bool:
-    return console.is_terminal and os.environ.get("PF_PROGRESS", "1") != "0"
+def enabled(console: Console, wanted: bool = True) -> bool:
+    return console.is_terminal and wanted
 
 
 @contextmanager
-def bars(console: Console) -> Iterator[bool]:
-    """Draw the stages' bars on `console` while the block runs (when it is a terminal); cleared at the end."""
+def bars(console: Console, wanted: bool = True) -> Iterator[bool]:
+    """Draw the stages' bars on `console` while the block runs (when it is a terminal and `wanted`: the settings'
+    PF_PROGRESS); cleared at the end."""
     global _bars
-    if not enabled(console):
+    if not enabled(console, wanted):
         yield False
         return
     columns = (TextColumn("{task.description:<16}"), BarColumn(), _Count(), TimeRemainingColumn())

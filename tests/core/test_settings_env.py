@@ -1,0 +1,102 @@
+"""Every environment variable the project reads is a field of the one Settings and a row of README's table.
+
+The environment is read in patentfactory/config.py only. Elsewhere code may only switch third-party libraries
+(`os.environ.setdefault` of the names below, before those libraries read them) and word an orchestrator error
+with Prefect's own variables; any other read of `os.environ` / `getenv` fails `test_no_environment_read_...`.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from patentfactory.config import Settings, variables
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("patentfactory", "flows", "transforms", "sources", "schemas", "common")
+CONFIG = "patentfactory/config.py"
+# switches of other libraries, set (never overridden) before they read them
+THIRD_PARTY_SWITCHES = {"HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS", "TRANSFORMERS_VERBOSITY",
+                        "TQDM_DISABLE", "DO_NOT_TRACK", "OMP_THREAD_LIMIT", "PREFECT_SERVER_ANALYTICS_ENABLED",
+                        "PREFECT_LOGGING_LEVEL", "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"}
+# Prefect's own settings, read only to word the one-line error when its API cannot be reached
+PREFECT_READS = {("patentfactory/cli/orchestrator.py", "PREFECT_API_URL"),
+                 ("patentfactory/cli/orchestrator.py", "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS")}
+
+
+def _constants(tree: ast.Module) -> dict[str, str]:
+    return {t.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+            for t in node.targets if isinstance(t, ast.Name)}
+
+
+def environment_reads(source: str, rel: str) -> list[str]:
+    """`file:line what` for each use of the environment in `source` that is not allowed (see module docstring)."""
+    tree = ast.parse(source)
+    consts, parents, found = _constants(tree), {}, []
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    for node in ast.walk(tree):
+        is_environ = (isinstance(node, ast.Attribute) and node.attr == "environ") or (
+            isinstance(node, ast.Name) and node.id == "environ")
+        is_getenv = (isinstance(node, ast.Attribute) and node.attr == "getenv") or (
+            isinstance(node, ast.Name) and node.id == "getenv")
+        if not (is_environ or is_getenv) or isinstance(parents.get(node), ast.ImportFrom):
+            continue
+        method, call = parents.get(node), None
+        if isinstance(method, ast.Attribute) and isinstance(parents.get(method), ast.Call):
+            call = parents[method]
+        key = None
+        if call is not None and call.args:
+            arg = call.args[0]
+            key = arg.value if isinstance(arg, ast.Constant) else consts.get(getattr(arg, "id", ""))
+        if is_environ and call is not None and method.attr == "setdefault" and key in THIRD_PARTY_SWITCHES:
+            continue
+        if is_environ and call is not None and method.attr == "get" and (rel, key) in PREFECT_READS:
+            continue
+        found.append(f"{rel}:{node.lineno} {ast.unparse(call or parents.get(node) or node)[:80]}")
+    return found
+
+
+def test_no_environment_read_outside_the_settings():
+    found = []
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel != CONFIG:
+                found += environment_reads(path.read_text(encoding="utf-8"), rel)
+    assert found == [], "read these through patentfactory/config.py's Settings:\n" + "\n".join(found)
+
+
+def test_a_new_read_of_the_environment_is_caught():
+    snippets = ['import os\nlevel = os.environ.get("PF_NEW_KNOB", "1")\n',
+                'import os\nlevel = os.getenv("PF_NEW_KNOB")\n',
+                'from os import environ\nlevel = environ["PF_NEW_KNOB"]\n',
+                'import os\nenv = dict(os.environ)\n',
+                'import os\nos.environ.setdefault("PF_NEW_KNOB", "1")\n']
+    for source in snippets:
+        assert len(environment_reads(source, "patentfactory/stages/x.py")) == 1, source
+    assert environment_reads('import os\nos.environ.setdefault("HF_HUB_OFFLINE", "1")\n', "x.py") == []
+
+
+def test_the_one_table_lists_every_variable_the_settings_read():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## Configuration"):readme.index("## Offline by design")]
+    names = variables()
+    assert {"PF_PROGRESS", "PF_LOG_LEVEL", "PF_DEBUG", "PF_S3_ENDPOINT_URL", "AWS_ACCESS_KEY_ID",
+            "PF_PATHS__DATA_DIR", "USPTO_ODP_API_KEY"} <= set(names)
+    assert [n for n in names if f"`{n}`" not in table] == []
+
+
+def test_the_cli_variables_are_settings(monkeypatch):
+    monkeypatch.setenv("PF_PROGRESS", "0")
+    monkeypatch.setenv("PF_DEBUG", "1")
+    monkeypatch.setenv("PF_LOG_LEVEL", "INFO")
+    monkeypatch.setenv("PF_S3_ENDPOINT_URL", "http://127.0.0.1:9000")
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIDEXAMPLE")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "sekrit")
+    s = Settings.load()
+    assert (s.progress, s.debug, s.log_level) == (False, True, "INFO")
+    assert s.s3.storage_options() == {"client_kwargs": {"endpoint_url": "http://127.0.0.1:9000"},
+                                      "key": "AKIDEXAMPLE", "secret": "sekrit"}
+    assert "AKIDEXAMPLE" not in repr(s) and "sekrit" not in repr(s) and "s3" not in s.model_dump()  # credentials stay SecretStr and out of dumps
