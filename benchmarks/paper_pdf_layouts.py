@@ -1,4 +1,4 @@
-"""Paper PDFs of 20 real layouts (23 files) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of 28 real layouts (31 files) through the full-text routes: heading P/R and outside-body share.
 
 The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
 CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
@@ -40,7 +40,44 @@ them): held-out P 0.96 R 0.98 F1 0.97, outside 0.12 %; all files P 0.97 R 0.97 F
 first score would have been P 0.77 R 0.86 F1 0.81). There is no
 unseen file left; a next held-out set has to be gathered anew.
 
+FRESH set (second held-out round, `FRESH`, 8 files, 122 headings): PDFs from the same kind of test folders
+(science-parse, GROBID, CERMINE, MinerU, unstructured) that no rule was written on; none has an outline or a
+kept extraction with headings, so all are `read` (headings in HEADINGS, read off the PDF's lines and fonts and
+committed, 2880a73, before any route ran on them). Their after-references text is cut at the first read heading
+found in it (an appendix), as an outline file's is. First score (commit 2880a73, rules as merged in 5214fe6;
+one run, ~90 s with `--group fresh`):
+
+    file (layout)                                   P     R   outside
+    2a774230 (IEEE Trans. CSVT 1997)               0.92  0.73  0.00 %
+    test_Grobid_1_05452615 (IEEE conf., Word)      0.75  0.23  0.00 %
+    tracemonkey-pldi-09 (ACM SIGPLAN PLDI 2009)    1.00  1.00  3.51 %
+    test6 (PeerJ Comput. Sci. 2017)                0.89  1.00  0.00 %
+    demo3 (NAACL 2022)                             1.00  1.00  0.00 %
+    multi-column (EMNLP 2020 + appendix)           0.92  1.00  0.00 %
+    c921a74c (ACM CHI 2012 extended abstract)      0.89  0.50  0.00 %
+    Wang-paperAVE2008 (CLEF 2008 notes, Word)      1.00  1.00  0.00 %
+    fresh overall: P 0.94 R 0.82 F1 0.88, outside 0.98 % (hit 100, found 106, expected 122)
+    all 31 files:  P 0.96 R 0.94 F1 0.95, outside 0.35 % (512 headings); the earlier held-out figures unchanged
+                   (P 0.96 R 0.98 F1 0.97, outside 0.12 %)
+
+So the issue's goal (P and R >= 0.90, outside <= 2 % on layouts not tuned on) is met for P and for the overall
+outside share, not for R; one file is at 3.51 %. The share is a lower bound here: a read file gives only its
+reference list as outside text, so table cells in the body (seen in EMNLP's, class 4) are not counted.
+Failure classes seen (not fixed): (1) numbered headings set at body size in
+upright capitals or italics, not bold (IEEE Word "II. RELATED AREA ...", "4.1. Step 1 (...)", "V.I ...";
+IEEE Trans. italic "A. Storage of ...", "C. Experimental Results") kept as one-line paragraphs: 10 + 3
+misses; (2) "References" at the top of PLDI's last page not taken for a heading: the whole reference list
+became the body of "Acknowledgments" (the 3.51 %); (3) a three-region landscape page (CHI extended abstract:
+margin column beside two text columns) read across regions: two headings merged ("Questionnaire Results"),
+"Introduction" and others lost, lines of two columns spliced; (4) bold table labels or header cells taken for
+headings ("Matrix C Matrix D", "Sim Loss Retrieval Accuracy", "Training Model"); (5) an "APPENDIX" line above
+its title dropped, the title kept alone. Two misses are the expected side's: PeerJ's "Supplemental
+Information" is a real heading left out as back matter (NON_BODY lists only "supporting information"), and
+CSVT's appendix is expected as "Appendix: Mean Admission Delay" while the page sets two lines; counted as
+they fall, they would give fresh P 0.96 R 0.83 F1 0.89.
+
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
+                                                           [--group tuned|seen|fresh] [--only NAME] [-v]
 """
 from __future__ import annotations
 
