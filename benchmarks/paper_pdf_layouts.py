@@ -1,4 +1,4 @@
-"""Paper PDFs of 20 real layouts (23 files) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of 28 real layouts (31 files) through the full-text routes: heading P/R and outside-body share.
 
 The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
 CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
@@ -40,7 +40,44 @@ them): held-out P 0.96 R 0.98 F1 0.97, outside 0.12 %; all files P 0.97 R 0.97 F
 first score would have been P 0.77 R 0.86 F1 0.81). There is no
 unseen file left; a next held-out set has to be gathered anew.
 
+FRESH set (second held-out round, `FRESH`, 8 files, 122 headings): PDFs from the same kind of test folders
+(science-parse, GROBID, CERMINE, MinerU, unstructured) that no rule was written on; none has an outline or a
+kept extraction with headings, so all are `read` (headings in HEADINGS, read off the PDF's lines and fonts and
+committed, 2880a73, before any route ran on them). Their after-references text is cut at the first read heading
+found in it (an appendix), as an outline file's is. First score (commit 2880a73, rules as merged in 5214fe6;
+one run, ~90 s with `--group fresh`):
+
+    file (layout)                                   P     R   outside
+    2a774230 (IEEE Trans. CSVT 1997)               0.92  0.73  0.00 %
+    test_Grobid_1_05452615 (IEEE conf., Word)      0.75  0.23  0.00 %
+    tracemonkey-pldi-09 (ACM SIGPLAN PLDI 2009)    1.00  1.00  3.51 %
+    test6 (PeerJ Comput. Sci. 2017)                0.89  1.00  0.00 %
+    demo3 (NAACL 2022)                             1.00  1.00  0.00 %
+    multi-column (EMNLP 2020 + appendix)           0.92  1.00  0.00 %
+    c921a74c (ACM CHI 2012 extended abstract)      0.89  0.50  0.00 %
+    Wang-paperAVE2008 (CLEF 2008 notes, Word)      1.00  1.00  0.00 %
+    fresh overall: P 0.94 R 0.82 F1 0.88, outside 0.98 % (hit 100, found 106, expected 122)
+    all 31 files:  P 0.96 R 0.94 F1 0.95, outside 0.35 % (512 headings); the earlier held-out figures unchanged
+                   (P 0.96 R 0.98 F1 0.97, outside 0.12 %)
+
+So the issue's goal (P and R >= 0.90, outside <= 2 % on layouts not tuned on) is met for P and for the overall
+outside share, not for R; one file is at 3.51 %. The share is a lower bound here: a read file gives only its
+reference list as outside text, so table cells in the body (seen in EMNLP's, class 4) are not counted.
+Failure classes seen (not fixed): (1) numbered headings set at body size in
+upright capitals or italics, not bold (IEEE Word "II. RELATED AREA ...", "4.1. Step 1 (...)", "V.I ...";
+IEEE Trans. italic "A. Storage of ...", "C. Experimental Results") kept as one-line paragraphs: 10 + 3
+misses; (2) "References" at the top of PLDI's last page not taken for a heading: the whole reference list
+became the body of "Acknowledgments" (the 3.51 %); (3) a three-region landscape page (CHI extended abstract:
+margin column beside two text columns) read across regions: two headings merged ("Questionnaire Results"),
+"Introduction" and others lost, lines of two columns spliced; (4) bold table labels or header cells taken for
+headings ("Matrix C Matrix D", "Sim Loss Retrieval Accuracy", "Training Model"); (5) an "APPENDIX" line above
+its title dropped, the title kept alone. Two misses are the expected side's: PeerJ's "Supplemental
+Information" is a real heading left out as back matter (NON_BODY lists only "supporting information"), and
+CSVT's appendix is expected as "Appendix: Mean Admission Delay" while the page sets two lines; counted as
+they fall, they would give fresh P 0.96 R 0.83 F1 0.89.
+
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
+                                                           [--group tuned|seen|fresh] [--only NAME] [-v]
 """
 from __future__ import annotations
 
@@ -98,6 +135,63 @@ HEADINGS = {
         "Leaf tissue sampling for metabolomic analyses", "Untargeted metabolomic analyses",
         "Data processing and statistical analysis", "Results", "Physiological parameters", "Yield related traits",
         "Profiling of metabolites", "Discussion", "Conclusion"],
+    # FRESH set (issue 41, second held-out round), all `read`: none of these PDFs has an outline or a kept
+    # extraction with headings, so the headings were read off each PDF's text lines and fonts (pdfplumber lines
+    # with their font name and size, not any route of ours) before any route's output on them was looked at;
+    # each title as the page sets it, wrapped lines joined, run-in paragraph heads ("Type specialization.")
+    # left out as the other files do.
+    "2a774230b5328df3f8125da9b84a82d92b46a240.pdf": [
+        "I. Introduction", "II. System Parameters", "III. Data Placement for Scalable Video",
+        "A. Storage of Scalable VBR Video Using CTL Data Placement",
+        "B. Storage of Scalable VBR Video Using Hybrid Data Placement", "C. Experimental Results",
+        "IV. Interactivity in Scalable VBR Video", "A. Data-Limit Deterministic Admission Control",
+        "B. Experimental Results", "V. True VCR Functionality", "VI. Multiple Disk Video Storage",
+        "A. System Delay: Interleaving Versus Striping", "B. Four-Disk Array Example", "VII. Conclusions",
+        "Appendix: Mean Admission Delay"],
+    # the paper numbers no section IV: its "4.1"-"4.4" follow III; "V.I", "V.I.I" as set
+    "test_Grobid_1_05452615.pdf": [
+        "I. Introduction", "II. Related Area and Literature Study",
+        "III. MDRPM (Market Driven Requirement Prioritization Model)", "4.1. Step 1 (Requirement Initialization)",
+        "4.2. Step 2 (Modified AHP Engine)", "4.3. Step 3 (Consistency Check)",
+        "4.4. Step 4 (Requirement Prioritization)", "V. Validation of MDRPM", "V.I Validation results",
+        "V.I.I Practicality and applicability", "V.I.II Model Implementation", "V.I.III Effectiveness and Efficiency",
+        "VI. Conclusion"],
+    "compressed.tracemonkey-pldi-09.pdf": [
+        "1. Introduction", "2. Overview: Example Tracing Run", "3. Trace Trees", "3.1 Traces", "3.2 Trace Trees",
+        "3.3 Blacklisting", "4. Nested Trace Tree Formation", "4.1 Nesting Algorithm", "4.2 Blacklisting with Nesting",
+        "5. Trace Tree Optimization", "5.1 Optimizations", "5.2 Register Allocation", "6. Implementation",
+        "6.1 Calling Compiled Traces", "6.2 Trace Stitching", "6.3 Trace Recording", "6.4 Preemption",
+        "6.5 Calling External Functions", "6.6 Correctness", "7. Evaluation", "8. Related Work", "9. Conclusions",
+        "10. Future Work"],
+    # PeerJ's back-matter block ("Additional Information and Declarations" and its parts) is set as headings
+    # of the same type; those not in NON_BODY are expected
+    "test6.pdf": ["Introduction", "Methods", "Results", "Discussion", "Conclusion",
+                  "Additional Information and Declarations", "Grant Disclosures", "Data Availability"],
+    "demo3.pdf": [
+        "1 Introduction", "2 Preliminaries: TAPAS for Table Encoding",
+        "3 TABLEFORMER: Robust Structural Table Encoding", "4 Experimental Setup", "4.1 Datasets and Evaluation",
+        "4.2 Baselines", "4.3 Perturbing Tables as Augmented Data", "5 Experiments and Results", "5.1 Main Results",
+        "5.2 Perturbation Results", "5.3 Model Size Comparison", "5.4 Analysis of TABLEFORMER Submodules",
+        "5.5 Comparison of TABLEFORMER and Perturbed Data Augmentation", "5.6 Attention Bias Ablation Study",
+        "5.7 Limitations of TABLEFORMER", "6 Other Related Work", "7 Conclusion", "Ethical Considerations"],
+    "multi-column.pdf": [
+        "1 Introduction", "2 Background", "3 Dense Passage Retriever (DPR)", "3.1 Overview", "3.2 Training",
+        "4 Experimental Setup", "4.1 Wikipedia Data Pre-processing", "4.2 Question Answering Datasets",
+        "5 Experiments: Passage Retrieval", "5.1 Main Results", "5.2 Ablation Study on Model Training",
+        "5.3 Qualitative Analysis", "5.4 Run-time Efficiency", "6 Experiments: Question Answering",
+        "6.1 End-to-end QA System", "6.2 Results", "7 Related Work", "8 Conclusion", "A Distant Supervision",
+        "B Alternative Similarity Functions & Triplet Loss", "C Qualitative Analysis",
+        "D Joint Training of Retriever and Reader"],
+    # CHI extended abstract (landscape, margin column): 9.5 pt bold headings; Methods and Results each hold
+    # "Questionnaire", "EEG", "Reaction time"
+    "c921a74c209e720534939dfa191d639e647dd242.pdf": [
+        "Introduction", "HCI and smartphones", "Physiological parameters", "Experimental Preview", "Experiment",
+        "Task and stimuli", "Methods", "Questionnaire", "EEG", "Reaction time", "Results", "Questionnaire", "EEG",
+        "Reaction time", "Discussion and conclusion", "Future work"],
+    "Wang-paperAVE2008.pdf": [
+        "1 Introduction and Related Work", "2 The RTE System", "3 The AVE System",
+        "3.1 Preprocessing and Post-processing", "3.2 Additional Components", "4 Results",
+        "5 Conclusion and Future Work"],
 }
 # (layout, repo, pdf path, expected: "tei:<path>" | "nlm:<path>" | "outline")
 FILES = [
@@ -138,6 +232,20 @@ FILES = [
     ("IEEE conference 2013 (PDF eXpress)", "opendatalab/MinerU", "demo/pdfs/demo2.pdf", "read"),
     ("PLOS ONE 2018", "allenai/science-parse", "core/src/test/resources/e4faf2c1d76b9bf8f8b4524dfb8c5c6b93be5f35.pdf",
      "read"),
+    # FRESH set (second held-out round): added with their expected side (HEADINGS) before any route ran on them
+    ("IEEE Trans. CSVT 1997 (Distiller)", "allenai/science-parse",
+     "core/src/test/resources/2a774230b5328df3f8125da9b84a82d92b46a240.pdf", "read"),
+    ("IEEE conference 2010 (Word, iText)", "kermitt2/grobid",
+     "grobid-core/src/test/resources/test/test_Grobid_1_05452615.pdf", "read"),
+    ("ACM SIGPLAN PLDI 2009 (two-column)", "kermitt2/grobid",
+     "grobid-service/src/main/resources/web/resources/pdf.js/web/compressed.tracemonkey-pldi-09.pdf", "read"),
+    ("PeerJ Computer Science 2017", "CeON/CERMINE", f"{CERMINE}/test6.pdf", "read"),
+    ("NAACL 2022 (ACL two-column, pdfTeX)", "opendatalab/MinerU", "demo/pdfs/demo3.pdf", "read"),
+    ("EMNLP 2020 with appendix (arXiv)", "Unstructured-IO/unstructured", "example-docs/pdf/multi-column.pdf", "read"),
+    ("ACM CHI 2012 extended abstract (Word)", "allenai/science-parse",
+     "core/src/test/resources/c921a74c209e720534939dfa191d639e647dd242.pdf", "read"),
+    ("CLEF 2008 working notes (LNCS-like, Word)", "kermitt2/grobid",
+     "grobid-core/src/test/resources/test/Wang-paperAVE2008.pdf", "read"),
 ]
 # Files whose errors were looked at while the pdfplumber rules were written (issue 41): all but GLIA. The rules
 # are generic (no file's name or text appears in them), but only GLIA is a layout they were not fitted to.
@@ -145,7 +253,10 @@ TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf", "
          "superscripttest.pdf", "MullenJSSv18i03.pdf", "0807.3577.pdf", "f63cb20759fab2514802c3ef2a743c76bf9dc9f1.pdf"}
 # Held-out files whose errors were looked at after the held-out score was recorded (the second round of rules,
 # see the module doc): all of them.
-SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED}
+FRESH = {"2a774230b5328df3f8125da9b84a82d92b46a240.pdf", "test_Grobid_1_05452615.pdf",
+         "compressed.tracemonkey-pldi-09.pdf", "test6.pdf", "demo3.pdf", "multi-column.pdf",
+         "c921a74c209e720534939dfa191d639e647dd242.pdf", "Wang-paperAVE2008.pdf"}
+SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
                       r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information)$")
@@ -240,11 +351,16 @@ def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], st
         if re.match(r"^(fig|figure|table)\b", n) or (top_only and level > top):
             continue
         heads.append(title)
-    for title in heads:  # a heading found after the references (an appendix) ends the outside text
+    return heads, "", cut_at_headings(outside, heads)
+
+
+def cut_at_headings(outside: str, heads: list[str]) -> str:
+    """The text after the references up to the first expected heading found in it (an appendix)."""
+    for title in heads:
         start = re.escape(_NUM.sub("", title.strip())[:25])
         at = re.search(r"\n\s*(?:[A-Z]\.?\s*|\d+(?:\.\d+)*\.?\s*)?" + start, outside, re.I)
         outside = outside[:at.start()] if at else outside
-    return heads, "", outside
+    return outside
 
 
 def expected_docling(data: bytes) -> tuple[list[str], str, str]:
@@ -315,12 +431,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--folder", help="a folder holding the PDFs and expected files under their base names")
     ap.add_argument("--only", default="", help="run only the files whose name contains this")
+    ap.add_argument("--group", choices=["tuned", "seen", "fresh"], help="run only the files of this group")
     ap.add_argument("-v", "--verbose", action="store_true", help="list wrong and missed headings")
     args = ap.parse_args(argv)
     totals: dict[tuple[str, str], Counter] = {}
     print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}")
     for layout, repo, path, how in FILES:
-        if args.only not in path:
+        group = "tuned" if Path(path).name in TUNED else "fresh" if Path(path).name in FRESH else "seen"
+        if args.only not in path or args.group not in (None, group):
             continue
         pdf = read(args, repo, path)
         kind, _, exp_path = how.partition(":")
@@ -329,6 +447,8 @@ def main(argv: list[str] | None = None) -> None:
                                 "outline": expected_outline, "read": expected_outline,
                                 "outline-top": lambda d: expected_outline(d, True)}[kind](raw)
         heads = HEADINGS.get(Path(path).name, heads)
+        if kind == "read":  # no outline to cut the after-references text at an appendix: the read headings do
+            outside = cut_at_headings(outside, heads)
         depth = 1 if kind == "outline-top" else outline_depth(pdf) if kind == "outline" else None
         routes = [("pdfplumber", lambda: parse_pdf(pdf))]
         if kind == "tei":
@@ -343,9 +463,10 @@ def main(argv: list[str] | None = None) -> None:
             hit, got, want, wrong = score(sections, heads, depth)
             cov, words = outside_share([p for _, s in iter_sections(sections) for p in s["paragraphs"]], body,
                                        outside)
-            for key in [(route, "all")] + ([(route, "held-out")] if name not in TUNED else []):
+            for key in [(route, "all")] + ([(route, "held-out")] if name in SEEN else []) + \
+                    ([(route, "fresh")] if name in FRESH else []):
                 totals.setdefault(key, Counter()).update(hit=hit, got=got, want=want, cov=cov, words=words)
-            tag = " (tuned)" if name in TUNED else " (seen)" if name in SEEN else ""
+            tag = " (tuned)" if name in TUNED else " (seen)" if name in SEEN else " (fresh)"
             print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} {hit / max(got, 1):5.2f} {hit / max(want, 1):5.2f} "
                   f"{100 * cov / max(words, 1):7.2f}%{tag}")
             if args.verbose and wrong:
