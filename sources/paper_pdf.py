@@ -16,12 +16,16 @@ or a line of a paragraph set in larger type (a datasheet), set larger than the b
 size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`, Libertine's
 `TB`), or in a face other than the body's (its optical size aside) standing on its own line, or numbered
 ("2.1 Node Types", "III. RESULTS", IEEE's italic "A. Title" after a roman section) in the sequence of the
-paper's numbered headings (one number may be missing where the line is in its own face); a numbered
+paper's numbered headings (one number may be missing where the line is in its own face; the first item of a
+list under its "…:" line is no heading), or numbered at body size in plain capitals or italics and standing
+alone, in a sequence of such lines (II. after I., 4.2. after 4.1., A. after a roman section); a numbered
 subsection may also run in at the start of a paragraph ("2.1. Closeness centrality. The farness of …", not
 cut at "Fig."), and in a paper of unnumbered sections so may a bold lead ("Data analysis. All data …";
 where sections are numbered such a lead labels a paragraph, as GROBID keeps it). A heading wrapped over two
-lines of one style is one heading. In a numbered paper an unnumbered line after the first page set larger
-than every numbered heading is text in a figure. Its level is the depth of its number when it has one,
+lines of one style is one heading, and so is an "APPENDIX" line with the title under it ("APPENDIX: MEAN
+ADMISSION DELAY"). A line whose words stand in separate cells ("Matrix C   Matrix D": a figure's labels, a
+table's header) is no heading unless numbered; "References" is never a table's header. In a numbered paper
+an unnumbered line after the first page set larger than every numbered heading is text in a figure. Its level is the depth of its number when it has one,
 else the rank of its style (size, then bold, then caps) among the heading styles; of two faces of one
 style, the one whose headings come straight under the other's ranks lower (PLOS: "Results", sans, over
 "Physiological parameters", serif). Text before the first heading
@@ -50,6 +54,7 @@ _ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
 _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
 _FRONT = re.compile(r"^(abstract|contents|table of contents|ccs concepts|index terms|keywords|key words)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
+_APPENDIX_LABEL = re.compile(r"^(appendix|appendices)(\s+[A-Z0-9]{1,2})?$", re.I)  # "APPENDIX" alone above its title
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
@@ -104,8 +109,8 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
 
     for k in range(len(lines) - 2, 0, -1):  # bottom up, so that a header's lines above a header line join it
         a, ln, b = lines[k - 1], lines[k], lines[k + 1]
-        if (k + 1 in rows or (k + 1 in out and b.bold)) and near(ln, b) \
-                and (ln.bold or (k - 1 in rows and near(a, ln))):
+        if (k + 1 in rows or (k + 1 in out and b.bold)) and near(ln, b) and not _BACK.match(ln.text.strip()) \
+                and (ln.bold or (k - 1 in rows and near(a, ln))):  # "References" above entries set apart
             out.add(k)
     # small type: blocks of consecutive lines below the body size in one column
     cols: dict[int, set[tuple[float, float]]] = {}
@@ -182,6 +187,79 @@ def _before(number: str, last: str | None) -> bool:
     return [int(p) for p in number.split(".")] <= [int(p) for p in last.split(".")]
 
 
+_ROMAN_VALUE = {"I": 1, "V": 5, "X": 10}
+
+
+def _roman(number: str) -> int:
+    values = [_ROMAN_VALUE[ch] for ch in number]
+    return sum(-v if v < w else v for v, w in zip(values, values[1:] + [0]))
+
+
+def _kind(number: str) -> str:
+    return "arabic" if number[0].isdigit() else "roman" if re.fullmatch(r"[IVX]+", number) else "letter"
+
+
+def _succeeds(a: tuple[str, int] | None, b: str, between: set[str]) -> bool:
+    """`b` comes straight after `a` (the previous candidate of its kind; `between` the kinds of the candidates
+    between them): II after I, A after a roman section (B after A within it), 4.2 after 4.1."""
+    kind = _kind(b)
+    if kind == "letter":
+        if b == "A":
+            return "roman" in between
+        return a is not None and _kind(a[0]) == "letter" and "roman" not in between and ord(b) == ord(a[0]) + 1
+    if a is None:
+        return kind == "roman" and b == "I"
+    if kind == "roman":
+        return _roman(b) == _roman(a[0]) + 1
+    return _follows(a[0], b)
+
+
+def _caps(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.8 * len(letters)
+
+
+def _sequence_heads(lines: list[Line], skip: set[int], body: float, body_font: str) -> set[int]:
+    """Numbered headings set at body size in plain capitals or italics, not bold ("II. RELATED AREA",
+    "4.1. Step 1 (…)", IEEE's italic "A. Storage of …"): a short numbered line standing alone (a gap or a
+    sentence's end above, its own face, a gap or an indent below) whose number continues, or is continued by,
+    that of another such line. A numbered list item in the body face, or one line alone, stays text."""
+    found: list[tuple[int, str]] = []
+    for k, ln in enumerate(lines):
+        text = ln.text.strip()
+        num = None if k in skip else _number(text, True)
+        if num is None or not body - 1.3 <= ln.size <= body + 0.4 or len(text.split()) > 12 \
+                or text.endswith((".", ":", ",", ";")) or re.search(r"[a-z]{2}[.?!] [A-Z]", text) \
+                or (_kind(num[0]) == "roman" and not text.startswith(num[0] + ".")):
+            continue
+        italic = bool(_ITALIC.search(ln.font)) and not _ITALIC.search(body_font)
+        if not (_caps(num[1]) or italic):
+            continue
+        prev = lines[k - 1] if k else None
+        nxt = lines[k + 1] if k + 1 < len(lines) else None
+        # a list's items stand under the line that announces them (":") and straight on top of each other
+        above = prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
+            or prev.text.rstrip().endswith((".", "?", "!"))
+        below = nxt is None or not _same_column(ln, nxt) or nxt.top - ln.bottom > 0.5 * ln.size \
+            or (not _number(nxt.text.strip(), True) and (
+                nxt.font != ln.font or nxt.x0 > ln.col_x0 + 6
+                or (len(nxt.text.split()) <= 8 and not nxt.text.rstrip().endswith(".") and _continues(ln, nxt))))
+        if above and below:
+            found.append((k, num[0]))
+    out: set[int] = set()
+    last: dict[str, tuple[str, int]] = {}  # kind -> (number, position in `found`) of its last candidate
+    for n, (k, number) in enumerate(found):
+        kind = _kind(number)
+        before = last.get(kind)
+        between = {_kind(x) for _, x in found[before[1] + 1:n]} if before else {_kind(x) for _, x in found[:n]}
+        if _succeeds(before, number, between):
+            out.add(k)
+            if before is not None:
+                out.add(found[before[1]][0])
+        last[kind] = (number, n)
+    return out
+
+
 def _continues(a: Line, b: Line) -> bool:
     """`b` is the next line of `a`'s block: same column, size and face, no more than a line's gap."""
     return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.6 * a.size
@@ -210,6 +288,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
     if text.endswith("?") and len(words) >= 6 and not _NUMBERED.match(text):
         return False  # a question set bold (a datasheet's, a form's) leads its answer
+    if ln.cells >= 2 and not _number(text, True) and not _APPENDIX.match(text):
+        return False  # words in separate cells: a table's header or a figure's labels ("Matrix C   Matrix D")
     if ln.size > body + 0.4:
         # after the title page, a line of a paragraph set in larger type (a datasheet, a box) is no heading
         if ln.page == 0:
@@ -273,6 +353,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     skip = _not_body(lines, body)
     toc_pages = Counter(ln.page for ln in lines if _TOC.match(ln.text))
     vocab = _vocabulary(lines)
+    in_sequence = _sequence_heads(lines, skip, body, body_font)
 
     heads: dict[int, tuple[int | None, str]] = {}  # line index -> (level from the number or None, title)
     run_in: dict[int, str] = {}  # line index of a run-in heading -> the text after it on its line
@@ -297,8 +378,13 @@ def parse_pdf(data: bytes) -> list[dict]:
         if num and not styled and len(text.split()) <= 12 and (_follows(last_number, num[0]) or (
                 ln.font != body_font and _skips_one(last_number, num[0]))) \
                 and not text.endswith(".") and ln.size >= body - 1.3 \
-                and ln.x1 - ln.x0 < (0.8 if ln.font == body_font else 0.95) * (ln.col_x1 - ln.col_x0):
-            styled = plain = True  # a numbered heading set in the body face (continues the numbering)
+                and ln.x1 - ln.x0 < (0.8 if ln.font == body_font else 0.95) * (ln.col_x1 - ln.col_x0) \
+                and not (prev is not None and _same_column(prev, ln)
+                         and prev.text.rstrip().endswith(":") and ln.top - prev.bottom < 0.5 * ln.size):
+            styled = plain = True  # a numbered heading set in the body face (continues the numbering), not the
+            # first item of a list under the line that announces it ("…assumptions:")
+        elif num and not styled and k in in_sequence:
+            styled = plain = True  # in capitals or italics, in a sequence of such lines
         starts = prev is None or not _same_column(prev, ln) or prev.text.rstrip().endswith((".", ":", "?", "!")) \
             or ln.top - prev.bottom > 0.5 * ln.size or prev_k in heads  # the line starts a paragraph
         dotted = _NUMBERED.match(text) if not styled and ln.size >= body - 1.3 else None  # "2.8. k-shell …"
@@ -333,6 +419,12 @@ def parse_pdf(data: bytes) -> list[dict]:
             if _BACK.match(heads[k][1]):
                 after_refs = True
         prev, prev_k = ln, k
+    # "APPENDIX" on its own line straight above its title: one heading, "APPENDIX: MEAN ADMISSION DELAY"
+    for k in [k for k in sorted(heads) if _APPENDIX_LABEL.match(heads[k][1]) and k not in run_in]:
+        j = next((j for j in range(k + 1, len(lines)) if j not in skip), None)
+        if j in heads and j not in run_in and not _APPENDIX.match(heads[j][1]):
+            heads[k] = (heads[k][0], f"{heads[k][1]}: {heads.pop(j)[1]}")
+            skip.add(j)
     # a bold run-in lead is a heading in a paper of unnumbered sections (Nature's Online Methods); where the
     # sections are numbered it labels a paragraph (LaTeX's \paragraph), which GROBID keeps in the text
     if sum(v[0] is not None for v in heads.values()) >= 2:

@@ -92,3 +92,131 @@ def test_two_faces_of_one_size_and_a_wrapped_heading():
                                  (2, "Yield related traits"),
                                  (1, "Discussion of the Physiological and Metabolic Responses to Heat")]
     assert all("Responses to Heat" not in p for _, s in iter_sections(sections) for p in s["paragraphs"])
+
+
+def _centred(font: str, size: float, text: str, x0: float, x1: float) -> tuple[float, str, float, str]:
+    """A line centred between x0 and x1, as Word and IEEE set section headings."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return (x0 + (x1 - x0 - stringWidth(text, font, size)) / 2, font, size, text)
+
+
+def _chunk(n: int, font: str = "Times-Roman") -> list[tuple[float, str, float, str]]:
+    """n body lines at the left margin, the last one ending a sentence (a heading may follow)."""
+    return [(72, font, 10, t) for t in _body(n, 90)]
+
+
+def _paragraphs(sections: list[dict]) -> str:
+    return " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
+
+
+def test_numbered_headings_in_plain_capitals_and_italics():
+    """IEEE's Word template: roman sections in the body face's capitals, centred (one nearly as wide as the
+    column, wrapped), "4.1."-numbered italic subsections after section III (the paper has no IV), an italic
+    lettered subsection as wide as the column. A numbered list in italics under its "…:" line and a lone italic line
+    stay text: no sequence of such lines backs them."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    right = 72 + max(stringWidth(t, "Times-Roman", 10) for _, _, _, t in _chunk(8))
+    def head(*lines: tuple[float, str, float, str]) -> list[tuple[float, str, float, str]]:
+        return [(72, "Times-Roman", 10, ""), *lines, (72, "Times-Roman", 10, "")]  # a line's space above, below
+
+    pages = [[(72, "Times-Bold", 18, "Requirement Prioritization"), (72, "Times-Roman", 10, "A. Author, B. Author"),
+              *head(_centred("Times-Roman", 10, "I. INTRODUCTION", 72, right)), *_chunk(8),
+              *head(_centred("Times-Roman", 10, "II. RELATED AREA AND LITERATURE STUDY OF MARKET PRIORITIZATION",
+                             72, right)),
+              *_chunk(6), (72, "Times-Roman", 10, "The model rests on these assumptions:"),
+              (72, "Times-Italic", 10, "1. Abstract requirements"), (72, "Times-Italic", 10, "2. No dependencies"),
+              *_chunk(4), (72, "Times-Italic", 10, "5. Each step is checked by the team"), *_chunk(4),
+              *head(_centred("Times-Roman", 10, "III. MDRPM (MARKET DRIVEN REQUIREMENT PRIORITIZATION", 72, right),
+                    _centred("Times-Roman", 10, "MODEL)", 72, right)), *_chunk(4)],
+             [*head((72, "Times-Italic", 10, "4.1. Step 1 (Requirement Initialization)")), *_chunk(6),
+              *head((72, "Times-Italic", 10, "4.2. Step 2 (Modified AHP Engine)")), *_chunk(6),
+              *head(_centred("Times-Roman", 10, "V. VALIDATION", 72, right)), *_chunk(4),
+              *head((72, "Times-Italic", 10, "A. Storage of Scalable Video Using Constant Time Length Data Placement")),
+              *_chunk(6), *head((72, "Times-Italic", 10, "B. Experimental Results")), *_chunk(12)]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "INTRODUCTION"), (1, "RELATED AREA AND LITERATURE STUDY OF MARKET PRIORITIZATION"),
+                                 (1, "MDRPM (MARKET DRIVEN REQUIREMENT PRIORITIZATION MODEL)"),
+                                 (2, "Step 1 (Requirement Initialization)"), (2, "Step 2 (Modified AHP Engine)"),
+                                 (1, "VALIDATION"),
+                                 (2, "Storage of Scalable Video Using Constant Time Length Data Placement"),
+                                 (2, "Experimental Results")]
+    text = _paragraphs(sections)
+    assert "1. Abstract requirements" in text and "2. No dependencies" in text
+    assert "5. Each step is checked by the team" in text
+
+
+def test_references_at_the_top_of_a_page_above_spaced_entries():
+    """"References" set bold at the top of the last page above an entry set with wide justified gaps (read as
+    cells): it is the reference list's heading, not a table's header, and the entries are no body text."""
+    entries = [[(72, "Times-Bold", 11, "References")]]
+    entries.append([(76, "Times-Roman", 8, "[1]"), (100, "Times-Roman", 8, "LuaJIT roadmap 2008 -"),
+                    (200, "Times-Roman", 8, "http://lua-users.org/lists/lua-l/2008-"),
+                    (380, "Times-Roman", 8, "02/msg00051.html.")])
+    for n in range(2, 9):
+        entries.append([(76, "Times-Roman", 8, f"[{n}] A. Gal and M. Franz. Incremental dynamic code generation "
+                                               f"with trace trees {n}. Technical report, 2006.")])
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    y = 740.0
+    for x, font, size, text in [(72, "Times-Bold", 16, "Trace Trees"), (72, "Times-Roman", 10, "A. Author"),
+                                (72, "Times-Bold", 11, "1. Introduction"), *_chunk(14),
+                                (72, "Times-Bold", 11, "2. Conclusions"), *_chunk(16)]:
+        c.setFont(font, size)
+        c.drawString(x, y, text)
+        y -= size * 1.25
+    c.showPage()
+    y = 740.0
+    for row in entries:
+        for x, font, size, text in row:
+            c.setFont(font, size)
+            c.drawString(x, y, text)
+        y -= 12
+    c.showPage()
+    c.save()
+    sections = parse_pdf(buf.getvalue())
+    assert _titles(sections) == [(1, "Introduction"), (1, "Conclusions")]
+    assert "Gal and M. Franz" not in _paragraphs(sections) and "LuaJIT" not in _paragraphs(sections)
+
+
+def test_appendix_line_above_its_title():
+    """"APPENDIX" centred on its own line above the appendix's title: one heading, both lines in its title."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    right = 72 + max(stringWidth(t, "Times-Roman", 10) for _, _, _, t in _chunk(8))
+    pages = [[(72, "Times-Bold", 18, "Scalable Video"), (72, "Times-Roman", 10, "A. Author"),
+              _centred("Times-Roman", 10, "I. INTRODUCTION", 72, right), *_chunk(10),
+              _centred("Times-Roman", 10, "II. CONCLUSIONS", 72, right), *_chunk(10)],
+             [*_chunk(6), _centred("Times-Roman", 10, "APPENDIX", 72, right),
+              _centred("Times-Roman", 10, "MEAN ADMISSION DELAY", 72, right), *_chunk(10)]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "INTRODUCTION"), (1, "CONCLUSIONS"), (1, "APPENDIX: MEAN ADMISSION DELAY")]
+    assert not _paragraphs(sections).startswith("MEAN ADMISSION DELAY")
+    assert "MEAN ADMISSION DELAY" not in _paragraphs(sections)
+
+
+def test_bold_labels_in_separate_cells_are_no_heading():
+    """A bold line whose words stand apart in two cells (the labels of two matrices in a figure, a table's
+    header cells) is no heading; a bold heading of one run of words is."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    y = 740.0
+    for x, font, size, text in [(72, "Times-Bold", 16, "Prioritization"), (72, "Times-Roman", 10, "A. Author"),
+                                (72, "Times-Bold", 10, "Introduction"), *_chunk(12), (0, "", 0, "labels"),
+                                *_chunk(8), (72, "Times-Bold", 10, "Method"), *_chunk(10)]:
+        if text == "labels":
+            y -= 8
+            c.setFont("Times-Bold", 10)
+            c.drawString(150, y, "Matrix C")
+            c.drawString(300, y, "Matrix D")
+            y -= 20
+            continue
+        y -= 8 if font == "Times-Bold" else 0  # a heading stands apart
+        c.setFont(font, size)
+        c.drawString(x, y, text)
+        y -= size * 1.25
+    c.showPage()
+    c.save()
+    sections = parse_pdf(buf.getvalue())
+    assert _titles(sections) == [(1, "Introduction"), (1, "Method")]
