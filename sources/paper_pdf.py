@@ -25,10 +25,10 @@ where sections are numbered such a lead labels a paragraph, as GROBID keeps it).
 lines of one style is one heading, and so is an "APPENDIX" line with the title under it ("APPENDIX: MEAN
 ADMISSION DELAY"). A line whose words stand in separate cells ("Matrix C   Matrix D": a figure's labels, a
 table's header) is no heading unless numbered; "References" is never a table's header. In a numbered paper
-an unnumbered line after the first page set larger than every numbered heading is text in a figure. Its level is the depth of its number when it has one,
-else the rank of its style (size, then bold, then caps) among the heading styles; of two faces of one
-style, the one whose headings come straight under the other's ranks lower (PLOS: "Results", sans, over
-"Physiological parameters", serif). Text before the first heading
+an unnumbered line after the first page set larger than every numbered heading is text in a figure. Its
+level is the depth of its number when it has one, else the rank of its style (size, then bold, then caps)
+among the heading styles; of two faces of one style, the one whose headings come straight under the other's
+ranks lower (PLOS: "Results", sans, over "Physiological parameters", serif). Text before the first heading
 (title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
 join into paragraphs at a larger vertical gap or an indented line after a full stop; a word hyphenated
