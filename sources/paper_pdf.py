@@ -288,7 +288,7 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
     if text.endswith("?") and len(words) >= 6 and not _NUMBERED.match(text):
         return False  # a question set bold (a datasheet's, a form's) leads its answer
-    if ln.cells >= 2 and not _number(text, True) and not _APPENDIX.match(text):
+    if ln.cells >= 2 and not _NUMBERED.match(text) and not _number(text, True) and not _APPENDIX.match(text):
         return False  # words in separate cells: a table's header or a figure's labels ("Matrix C   Matrix D")
     if ln.size > body + 0.4:
         # after the title page, a line of a paragraph set in larger type (a datasheet, a box) is no heading
