@@ -44,8 +44,8 @@ FRESH set (second held-out round, `FRESH`, 8 files, 122 headings): PDFs from the
 (science-parse, GROBID, CERMINE, MinerU, unstructured) that no rule was written on; none has an outline or a
 kept extraction with headings, so all are `read` (headings in HEADINGS, read off the PDF's lines and fonts and
 committed, 2880a73, before any route ran on them). Their after-references text is cut at the first read heading
-found in it (an appendix), as an outline file's is. First score (commit 2880a73, rules as merged in 5214fe6;
-one run, ~90 s with `--group fresh`):
+found in it (an appendix), as an outline file's is. First score, THE HELD-OUT SCORE of this set (commit 2880a73,
+rules as merged in 5214fe6, before any rule saw these files; one run, ~90 s with `--group fresh`):
 
     file (layout)                                   P     R   outside
     2a774230 (IEEE Trans. CSVT 1997)               0.92  0.73  0.00 %
@@ -63,7 +63,7 @@ one run, ~90 s with `--group fresh`):
 So the issue's goal (P and R >= 0.90, outside <= 2 % on layouts not tuned on) is met for P and for the overall
 outside share, not for R; one file is at 3.51 %. The share is a lower bound here: a read file gives only its
 reference list as outside text, so table cells in the body (seen in EMNLP's, class 4) are not counted.
-Failure classes seen (not fixed): (1) numbered headings set at body size in
+Failure classes seen (at that score): (1) numbered headings set at body size in
 upright capitals or italics, not bold (IEEE Word "II. RELATED AREA ...", "4.1. Step 1 (...)", "V.I ...";
 IEEE Trans. italic "A. Storage of ...", "C. Experimental Results") kept as one-line paragraphs: 10 + 3
 misses; (2) "References" at the top of PLDI's last page not taken for a heading: the whole reference list
@@ -75,6 +75,22 @@ its title dropped, the title kept alone. Two misses are the expected side's: Pee
 Information" is a real heading left out as back matter (NON_BODY lists only "supporting information"), and
 CSVT's appendix is expected as "Appendix: Mean Admission Delay" while the page sets two lines; counted as
 they fall, they would give fresh P 0.96 R 0.83 F1 0.89.
+
+After generic rules for classes 1, 2, 4 and 5 (issue 41, sources/paper_pdf.py: numbered body-size lines in
+capitals or italics standing alone in a sequence of such lines; "References" never a table's header; an
+"APPENDIX" line joined to the title under it; an unnumbered line of separate cells no heading). The fresh files
+are now `seen`: these are tuning figures, not held-out ones. All files, one run:
+
+    group (files, headings)     before (ca7827b)                       after
+    tuned  (10, 194)            P 0.97 R 0.96 F1 0.97, 0.20 %          P 0.98 R 0.96 F1 0.97, 0.20 %
+    seen   (13, 196)            P 0.96 R 0.98 F1 0.97, 0.12 %          P 0.97 R 0.98 F1 0.98, 0.12 %
+    fresh  (8, 122)             P 0.94 R 0.82 F1 0.88, 0.98 %          P 0.99 R 0.91 F1 0.95, 0.00 %
+    all    (31, 512)            P 0.96 R 0.94 F1 0.95, 0.35 %          P 0.98 R 0.96 F1 0.97, 0.11 %
+
+Per file, changed: CSVT P 0.92 R 0.73 -> 1.00 1.00; IEEE Word P 0.75 R 0.23 -> 1.00 0.69 (its "V.I",
+"V.I.I" … headings, 4, are not read as numbers); PLDI outside 3.51 % -> 0.00 %; EMNLP P 0.92 -> 1.00; CHI
+extended abstract P 0.89 R 0.50 -> 1.00 0.56 (class 3, the three-region page, not fixed); and on files seen
+before: elsarticle Sensors R 0.93 -> 1.00, NeurIPS P 0.90 -> 0.93, JSS P 0.93 -> 0.94. No file got worse.
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
                                                            [--group tuned|seen|fresh] [--only NAME] [-v]
