@@ -7,6 +7,7 @@ from flows.build_patenteb import verify_task
 from flows.observe import published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
+from flows.runtime import stage_limits
 from patentfactory.config import Settings
 from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 from patentfactory.store.publish_options import PublishOptions
@@ -32,7 +33,9 @@ def build_ipbench(data_dir: str | None = None, out: str | None = None, seed: int
     data_dir, out = settings.roots(data_dir, out)
     if (missing := missing_inputs(data_dir, "build-ipbench", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, max_items, PublishOptions.from_settings(settings, allow_drop, allow_drift))
+    with stage_limits(settings):
+        pub = build_task(data_dir, out, seed, max_items,
+                         PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

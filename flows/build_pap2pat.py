@@ -9,7 +9,8 @@ from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
-from patentfactory.config import ArxivSettings, GrobidSettings, Settings
+from flows.runtime import stage_limits
+from patentfactory.config import ArxivSettings, GrobidSettings, LLMSettings, Settings
 from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
 from patentfactory.store.publish_options import PublishOptions
 from transforms.tasks.pap2pat import SplitParams
@@ -29,8 +30,8 @@ def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_vi
 @task(name="publish-pap2pat")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
-                 publish_options: PublishOptions) -> dict:
-    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, publish_options=publish_options)
+                 publish_options: PublishOptions, llm: LLMSettings) -> dict:
+    pub = publish_pap2pat(data_dir, out, params, ingest, json_out=json_out, publish_options=publish_options, llm=llm)
     manifest = read_manifest(out, pub.dataset, pub.version)
     stats = manifest.get("stats", {}).get("build", {})
     published_counts("build-pap2pat", manifest, records_in=stats.get("applications"), records_out=stats.get("pairs"),
@@ -52,9 +53,11 @@ def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint:
         return missing
     params = Pap2PatParams(app_from=date.fromisoformat(app_from), app_to=date.fromisoformat(app_to),
                            split=SplitParams(seed=seed))
-    ingest = ingest_task(data_dir, endpoint, params, fulltext_via, settings.sparql_concurrency, settings.grobid,
-                         settings.arxiv)
-    pub = publish_task(data_dir, out, params, ingest, json_out, PublishOptions.from_settings(settings, allow_drop, allow_drift))
+    with stage_limits(settings):
+        ingest = ingest_task(data_dir, endpoint, params, fulltext_via, settings.sparql_concurrency, settings.grobid,
+                             settings.arxiv)
+        pub = publish_task(data_dir, out, params, ingest, json_out,
+                           PublishOptions.from_settings(settings, allow_drop, allow_drift), settings.llm)
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "ingest": ingest}

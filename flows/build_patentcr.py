@@ -9,6 +9,7 @@ from prefect.states import State
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
+from flows.runtime import stage_limits
 from patentfactory.errors import SourceStopped
 from patentfactory.stages.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
@@ -65,7 +66,9 @@ def build_patentcr(data_dir: str | None = None, out: str | None = None, ops_url:
     stats = fetch_task(data_dir, ops_url, params)
     if is_outcome(stats):  # OPS said stop: deferred, the next run resumes
         return outcome_state(stats)
-    pub = publish_task(data_dir, out, stats, params, PublishOptions.from_settings(settings, allow_drop, allow_drift))
+    with stage_limits(settings):
+        pub = publish_task(data_dir, out, stats, params,
+                           PublishOptions.from_settings(settings, allow_drop, allow_drift))
     if is_outcome(pub):
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"], "stats": stats}

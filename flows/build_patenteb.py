@@ -13,7 +13,7 @@ from prefect.artifacts import create_markdown_artifact
 from flows.observe import published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
-from flows.runtime import ConfiguredTaskRunner
+from flows.runtime import ConfiguredTaskRunner, stage_limits
 from patentfactory.config import EMBED_CHUNK, Settings
 from patentfactory.errors import NothingToPublish
 from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts, make_params
@@ -82,8 +82,9 @@ def build_patenteb(data_dir: str | None = None, out: str | None = None, seed: in
     profile = settings.patenteb_profile(profile)
     if (missing := missing_inputs(data_dir, "build-patenteb", ("publications",))) is not None:
         return missing
-    pub = build_task(data_dir, out, seed, profile, PublishOptions.from_settings(settings, allow_drop, allow_drift),
-                     use_model, settings.paths.embedding_cache, settings.embed_chunk)
+    with stage_limits(settings):
+        pub = build_task(data_dir, out, seed, profile, PublishOptions.from_settings(settings, allow_drop, allow_drift),
+                         use_model, settings.paths.embedding_cache, settings.embed_chunk)
     if is_outcome(pub):  # skipped or blocked: a named state with its line, not a traceback
         return outcome_state(pub)
     return verify_task(out, pub["dataset"], pub["version"]) | {"created": pub["created"]}

@@ -6,6 +6,7 @@ from prefect import flow, task
 from patentfactory import stages
 
 from .observe import ingest_counts
+from .runtime import stage_limits
 
 
 @task(name="ingest-lens-files")
@@ -19,5 +20,6 @@ def ingest_lens_task(data_dir: str, files: list[str]) -> dict:
 def ingest_lens(files: list[str], data_dir: str | None = None) -> dict:
     from patentfactory.config import Settings
 
-    data_dir = Settings.load().roots(data_dir, None)[0]
-    return ingest_lens_task(data_dir, files)
+    settings = Settings.load()
+    with stage_limits(settings):
+        return ingest_lens_task(settings.roots(data_dir, None)[0], files)

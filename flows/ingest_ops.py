@@ -8,6 +8,7 @@ from patentfactory.config import Settings
 from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
 
 from .observe import log_counts
+from .runtime import stage_limits
 
 
 def _client(base_url: str | None):
@@ -29,5 +30,6 @@ def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | No
 @flow(name="ingest-ops")
 def ingest_ops_flow(data_dir: str | None = None, base_url: str | None = None, numbers: list[str] | None = None,
                     query: str | None = None) -> dict:
-    data_dir = Settings.load().roots(data_dir, None)[0]
-    return ingest_ops_task(data_dir, base_url, numbers, query)
+    settings = Settings.load()
+    with stage_limits(settings):
+        return ingest_ops_task(settings.roots(data_dir, None)[0], base_url, numbers, query)

@@ -18,11 +18,11 @@ from patentfactory import stages
 from patentfactory.config import Settings
 from patentfactory.stages.ingest_ptab import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
                                               read_pdf, search_decisions)
-from patentfactory.stages.memory import memory_budget
+from patentfactory.stages.memory import MemoryLimits, current_limits, memory_budget
 
 from .ingest_uspto import _staged_stores, record_ledger_task
 from .observe import log_counts
-from .runtime import ConfiguredTaskRunner
+from .runtime import ConfiguredTaskRunner, stage_limits
 
 
 def _log(name: str, stats: dict) -> None:
@@ -32,10 +32,11 @@ def _log(name: str, stats: dict) -> None:
 
 
 @task(name="read-ptab-pdfs", task_run_name="read-ptab-pdfs-{first}")
-def read_batch_task(data_dir: str, batch: list[tuple[dict, str]], first: str) -> dict:
-    """Read one batch of downloaded decision PDFs; returns its stats and its (unsaved) ledger rows."""
+def read_batch_task(data_dir: str, batch: list[tuple[dict, str]], first: str, limits: MemoryLimits) -> dict:
+    """Read one batch of downloaded decision PDFs; returns its stats and its (unsaved) ledger rows.
+    `limits`: the flow's memory limits (the task may run in a Dask worker's process)."""
     stores, stats = _staged_stores(data_dir), PtabIngestStats()
-    with memory_budget("ingest-ptab"):
+    with memory_budget("ingest-ptab", limits):
         for row, path in batch:
             read_pdf(stores, row, Path(path), stats)
     ledger = [stores.ledger.get("ptab_pdf", row["decision_id"]) for row, _ in batch]
@@ -55,10 +56,10 @@ def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, 
         if path is not None:
             batch.append((row, str(path)))
         if len(batch) >= size:
-            futures.append(read_batch_task.submit(data_dir, batch, batch[0][0]["decision_id"]))
+            futures.append(read_batch_task.submit(data_dir, batch, batch[0][0]["decision_id"], current_limits()))
             batch = []
     if batch:
-        futures.append(read_batch_task.submit(data_dir, batch, batch[0][0]["decision_id"]))
+        futures.append(read_batch_task.submit(data_dir, batch, batch[0][0]["decision_id"], current_limits()))
     results = [fut.result(raise_on_failure=False) for fut in futures]
     done = [r for r in results if isinstance(r, dict)]
     record_ledger_task(data_dir, [row for d in done for row in d["ledger"]])
@@ -87,5 +88,6 @@ def ingest_ptab(data_dir: str | None = None, base_url: str | None = None,
     settings = Settings.load()
     if start > end:
         raise ValueError(f"start {start} is after end {end}: swap them")
-    return ingest_ptab_decisions(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
-                                 start, end, settings.odp_api_key(), batch_size)
+    with stage_limits(settings):
+        return ingest_ptab_decisions(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
+                                     start, end, settings.odp_api_key(), batch_size)

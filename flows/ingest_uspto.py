@@ -20,13 +20,14 @@ from common import progress
 from patentfactory import stages
 from patentfactory.config import Settings
 from patentfactory.stages.ingest import IngestStats, Stores, bar_label, ingest_file
+from patentfactory.stages.memory import MemoryLimits, current_limits, memory_limits
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.rawcache import RawCache
 from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import Warehouse
 
 from .observe import ingest_counts
-from .runtime import ConfiguredTaskRunner
+from .runtime import ConfiguredTaskRunner, stage_limits
 
 SOURCE = "uspto_bulk"
 
@@ -50,12 +51,14 @@ def fetch_file_task(data_dir: str, base_url: str, bulk_file: dict, api_key: str 
 
 
 @task(name="parse-uspto-weekly-file", task_run_name="parse-{path}")
-def parse_file_task(data_dir: str, path: str) -> dict:
-    """Raw cache, warehouse parts and ledger row of one weekly file; returns its stats and its ledger row."""
+def parse_file_task(data_dir: str, path: str, limits: MemoryLimits) -> dict:
+    """Raw cache, warehouse parts and ledger row of one weekly file; returns its stats and its ledger row.
+    `limits`: the flow's memory limits (the task may run in a Dask worker's process)."""
     from sources.uspto_bulk import parse_file
 
     stores, stats = _staged_stores(data_dir), IngestStats(SOURCE)
-    ingest_file(stores, SOURCE, Path(path), parse_file, stages.USPTO_PARSER_VERSION, stats)
+    with memory_limits(limits):
+        ingest_file(stores, SOURCE, Path(path), parse_file, stages.USPTO_PARSER_VERSION, stats)
     out = asdict(stats)
     ingest_counts("parse-uspto-weekly-file", out, file=Path(path).name)
     return {"stats": out, "ledger": stores.ledger.get(SOURCE, Path(path).name)}
@@ -79,7 +82,7 @@ def ingest_weekly_files(data_dir: str, base_url: str, start: date, end: date, ap
             progress.advance(bar_label(SOURCE))
             skipped.append(asdict(IngestStats(SOURCE, files=1, skipped=1)))
         else:
-            futures.append(parse_file_task.submit(data_dir, path))
+            futures.append(parse_file_task.submit(data_dir, path, current_limits()))
     results = [fut.result(raise_on_failure=False) for fut in futures]
     done = [r for r in results if isinstance(r, dict)]
     record_ledger_task(data_dir, [d["ledger"] for d in done if d["ledger"]])
@@ -105,5 +108,6 @@ def ingest_uspto(data_dir: str | None = None, base_url: str | None = None,
     """`data_dir` / `base_url` unset: PF_PATHS__DATA_DIR / PF_UPSTREAMS__ODP_BASE_URL, read when the run starts
     (as `ingest-ptab`); `end` unset: the day of the run, so the deployment keeps finding the new weeks."""
     settings = Settings.load()
-    return ingest_weekly_files(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
-                               start, end or date.today(), settings.odp_api_key())
+    with stage_limits(settings):
+        return ingest_weekly_files(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
+                                   start, end or date.today(), settings.odp_api_key())

@@ -37,7 +37,7 @@ from .ingest_ptab import ingest_ptab_decisions
 from .ingest_uspto import ingest_weekly_files
 from .nightly_live import defer_stopped, ingest_live, plan_task, summary_lines, verdict
 from .outcomes import OUTCOME_NAMES
-from .runtime import ConfiguredTaskRunner
+from .runtime import ConfiguredTaskRunner, stage_limits
 
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
 
@@ -165,12 +165,14 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
 
     if sources == "live":
         truth, profile = None, settings.patenteb_profile(profile)
-        ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, options)
+        with stage_limits(settings):  # the ingests run here; each build flow sets its own
+            ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, options)
     else:
         world = prepare_world(scale, seed, data_dir)
         truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
         profile = settings.patenteb_profile(profile, scale)
-        ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, options)
+        with stage_limits(settings):
+            ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, options)
     patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
     gate = options.overrides()
     patenteb = outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,

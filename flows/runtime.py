@@ -12,11 +12,13 @@ directly still runs in the flow's thread.
 """
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import Any
 
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from patentfactory.config import Settings
+from patentfactory.stages.memory import MemoryLimits, memory_limits
 
 
 def dask_runner(settings: Settings) -> TaskRunner:
@@ -41,6 +43,12 @@ def api_url() -> str:
     from prefect.client.orchestration import get_client
 
     return str(get_client(sync_client=True).api_url)
+
+
+def stage_limits(settings: Settings) -> AbstractContextManager[MemoryLimits]:
+    """The flow's memory limits (PF_MEMORY_BUDGET_GB / PF_MEMORY_CHECK_S of its settings) for the stages run in
+    the block; stages/memory.py. A task submitted to the runner takes `current_limits()` as an argument."""
+    return memory_limits(MemoryLimits.from_settings(settings))
 
 
 def task_runner(settings: Settings | None = None) -> TaskRunner:

@@ -57,6 +57,7 @@ def friendly(fn):
     def wrapper(*args, **kwargs):
         from common import progress
         from patentfactory.config import Settings
+        from patentfactory.stages.memory import MemoryLimits, memory_limits
         from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
         settings = None
@@ -65,7 +66,7 @@ def friendly(fn):
             _command_settings.set(settings)
             quiet_logs(settings.log_level)
             settings_roots(kwargs, settings)
-            with progress.bars(console, settings.progress):
+            with progress.bars(console, settings.progress), memory_limits(MemoryLimits.from_settings(settings)):
                 return fn(*args, **kwargs)
         except (PFError, SchemaError, ValueError, OSError) as exc:
             if settings is not None and settings.debug:

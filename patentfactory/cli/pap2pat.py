@@ -61,6 +61,8 @@ def build_pap2pat_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir"
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
     Storage(out_root).check_writable()
+    settings = command_settings()
     pub = publish_pap2pat(data_dir, out_root, _params(app_from, app_to, seed), json_out=json_out,
-                          publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift), outliner=outliner)
+                          publish_options=PublishOptions.from_settings(settings, allow_drop, allow_drift),
+                          outliner=outliner, llm=settings.llm)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")

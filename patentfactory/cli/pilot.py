@@ -51,9 +51,10 @@ def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", 
     Storage(out_root).check_writable()
     from patentfactory.stages.build_pilot import build_and_publish_pilot
 
+    settings = command_settings()
     pub = build_and_publish_pilot(data_dir, out_root, seed=seed, truth=truth,
-                                  publish_options=PublishOptions.from_settings(command_settings(), allow_drop, allow_drift),
-                                   splitter=splitter)
+                                  publish_options=PublishOptions.from_settings(settings, allow_drop, allow_drift),
+                                  splitter=splitter, llm=settings.llm)
     out.print(f"{'published' if pub.created else 'unchanged'} {pub.dataset} {pub.version} at {pub.path}")
 
 
@@ -73,7 +74,7 @@ def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
 
     settings = command_settings()
     routes = ["rules", "classifier"] + (["llm"] if (llm if llm is not None else bool(settings.llm.base_url)) else [])
-    splitters = [llm_routes.make_splitter(r, data_dir, settings) for r in routes]
+    splitters = [llm_routes.make_splitter(r, data_dir, settings.llm) for r in routes]
     rows = routes_table(splitters, reference_sets(reference or REFERENCE_DIR))
     out.print("route | set | decisions | sentences | appellant P | appellant R | examiner P | examiner R | "
               "Board sentences in inputs", soft_wrap=True)

@@ -37,7 +37,7 @@ from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_do
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
                                       split_pairs)
 
-from patentfactory.config import ArxivSettings, GrobidSettings
+from patentfactory.config import ArxivSettings, GrobidSettings, LLMSettings
 from patentfactory.errors import NothingToPublish
 from patentfactory.store.parquet_io import parquet_bytes
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
@@ -307,11 +307,12 @@ def _stable(value: float | int | None, digits: int = 9) -> float | int | None:
 @within_budget("build-pap2pat")
 def publish_pap2pat(data_dir: str | Path, out_root: str, params: Pap2PatParams = Pap2PatParams(),
                     ingest: dict | None = None, json_out: bool = False, publish_options: PublishOptions = PublishOptions(),
-                    outliner: str | None = None) -> Published:
+                    outliner: str | None = None, llm: LLMSettings = LLMSettings()) -> Published:
     """Warehouse -> `pap2pat/<version>/pairs/{train,val,test,nc-test}.parquet` (+ per-pair JSON folders).
-    `outliner`: offline | llm (None: llm when PF_LLM__BASE_URL is set; stages/llm_routes.py)."""
+    `outliner`: offline | llm (None: llm when `llm.base_url` (the entry point's PF_LLM__BASE_URL) is set;
+    stages/llm_routes.py)."""
     stats = BuildStats()
-    writer = llm_routes.make_writer(outliner, data_dir)
+    writer = llm_routes.make_writer(outliner, data_dir, llm)
     llm_routes.prefetch_outlines(writer, lambda w: assemble_pairs(data_dir, params, BuildStats(), w))
     table = assemble_pairs(data_dir, params, stats, writer)
     tables = {s: table.filter(pl.col("split") == s).drop("split") for s in ("train", "val", "test", "nc-test")}

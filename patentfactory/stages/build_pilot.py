@@ -21,6 +21,7 @@ from transforms import opinions, ptab_labels
 from common.patent_ids import app_join_key_expr
 from transforms.tasks import pilot
 
+from patentfactory.config import LLMSettings
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.publish import LeakageCheck, Published, Release, publish
 from patentfactory.store.publish_options import PublishOptions
@@ -276,14 +277,14 @@ def _reproducing(df: pl.DataFrame) -> str:
 @within_budget("build-pilot")
 def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 1337, truth: str | Path | None = None,
                             publish_options: PublishOptions = PublishOptions(),
-                            splitter: str | None = None) -> Published:
+                            splitter: str | None = None, llm: LLMSettings = LLMSettings()) -> Published:
     """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | classifier | llm (None: llm when
-    PF_LLM__BASE_URL is set, else rules; stages/llm_routes.py)."""
+    `llm.base_url` (the entry point's PF_LLM__BASE_URL) is set, else rules; stages/llm_routes.py)."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     counts: dict[str, int] = {}
     refused: list[str] = []
-    route = llm_routes.make_splitter(splitter, data_dir)
+    route = llm_routes.make_splitter(splitter, data_dir, llm)
     df = build_cases(wh, seed, counts, refused, route)
     if df.height == 0:
         from patentfactory.errors import PFError

@@ -29,7 +29,7 @@ def _pilot(settings: Settings, data_dir: str | Path) -> LLMCost:
 
     from .ingest_files import stores_for
 
-    splitter = llm_routes.make_splitter("llm", data_dir, settings, dry_run=True)
+    splitter = llm_routes.make_splitter("llm", data_dir, settings.llm, dry_run=True)
     assert isinstance(splitter, llm_routes.LLMSplitter)
     wh = stores_for(data_dir).warehouse
     if not wh.parts("ptab_decisions"):
@@ -44,7 +44,7 @@ def _pilot(settings: Settings, data_dir: str | Path) -> LLMCost:
 def _pap2pat(settings: Settings, data_dir: str | Path) -> LLMCost:
     from .build_pap2pat import BuildStats, Pap2PatParams, assemble_pairs
 
-    writer = llm_routes.make_writer("llm", data_dir, settings, dry_run=True)
+    writer = llm_routes.make_writer("llm", data_dir, settings.llm, dry_run=True)
     assert isinstance(writer, llm_routes.LLMBulletWriter)
     try:
         assemble_pairs(data_dir, Pap2PatParams(), BuildStats(), writer)

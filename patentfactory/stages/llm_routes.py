@@ -24,7 +24,7 @@ from transforms import opinions, outlines
 from transforms.opinion_classifier import ClassifierSplitter
 from transforms.opinions import OpinionSplit, OpinionSplitter
 
-from patentfactory.config import Settings
+from patentfactory.config import LLMSettings
 from patentfactory.errors import PFError
 from patentfactory.store.llm_cache import LLMCache
 from patentfactory.store.storage import Storage
@@ -266,17 +266,17 @@ def prefetch_outlines(writer: outlines.BulletWriter, build: Callable[[outlines.B
 
 # ---------- choice and provenance ----------
 
-def choose(route: str | None, settings: Settings, rule_name: str) -> str:
+def choose(route: str | None, llm: LLMSettings, rule_name: str) -> str:
     """The route asked for, else `llm` when PF_LLM__BASE_URL is set, else the rule route (`rule_name`)."""
     if route is None:
-        return "llm" if settings.llm.base_url else rule_name
+        return "llm" if llm.base_url else rule_name
     return route
 
 
-def client_for(data_dir: str | Path, settings: Settings, dry_run: bool = False) -> ChatClient:
-    if not settings.llm.model:
+def client_for(data_dir: str | Path, llm: LLMSettings, dry_run: bool = False) -> ChatClient:
+    if not llm.model:
         raise PFError("the LLM route needs a model name", "set PF_LLM__MODEL (and PF_LLM__BASE_URL)")
-    s = settings.llm
+    s = llm
     return ChatClient(s.base_url, s.model or "", LLMCache(Storage(data_dir)),
                       s.api_key.get_secret_value() if s.api_key else None, seed=s.seed, concurrency=s.concurrency,
                       min_interval=s.min_interval_s, timeout=s.timeout_s, attempts=s.attempts, dry_run=dry_run)
@@ -319,27 +319,27 @@ def route_card(route: object, unit: str, rule_name: str) -> str:
             "has flags). Answers are cached under raw/llm/ by model, instruction, schema and input.")
 
 
-def make_splitter(route: str | None, data_dir: str | Path, settings: Settings | None = None,
+def make_splitter(route: str | None, data_dir: str | Path, llm: LLMSettings,
                   dry_run: bool = False) -> OpinionSplitter:
-    """`--splitter rules|classifier|llm` (None: llm when PF_LLM__BASE_URL is set, else rules)."""
-    settings = settings or Settings.load()
-    route = choose(route, settings, "rules")
+    """`--splitter rules|classifier|llm` (None: llm when `llm.base_url`, PF_LLM__BASE_URL, is set, else rules);
+    `llm`: the entry point's settings.llm."""
+    route = choose(route, llm, "rules")
     if route == "rules":
         return opinions.RuleSplitter()
     if route == "classifier":  # the trained route over the rules (committed weights, offline)
         return ClassifierSplitter.from_file(CLASSIFIER_MODEL)
     if route == "llm":
-        return LLMSplitter(client_for(data_dir, settings, dry_run))
+        return LLMSplitter(client_for(data_dir, llm, dry_run))
     raise PFError(f"unknown splitter {route!r}", "use --splitter rules, --splitter classifier or --splitter llm")
 
 
-def make_writer(route: str | None, data_dir: str | Path, settings: Settings | None = None,
+def make_writer(route: str | None, data_dir: str | Path, llm: LLMSettings,
                 dry_run: bool = False) -> outlines.BulletWriter:
-    """`--outliner offline|llm` (None: llm when PF_LLM__BASE_URL is set)."""
-    settings = settings or Settings.load()
-    route = choose(route, settings, "offline")
+    """`--outliner offline|llm` (None: llm when `llm.base_url`, PF_LLM__BASE_URL, is set); `llm`: the entry
+    point's settings.llm."""
+    route = choose(route, llm, "offline")
     if route == "offline":
         return offline_writer()
     if route == "llm":
-        return LLMChunkWriter(client_for(data_dir, settings, dry_run))
+        return LLMChunkWriter(client_for(data_dir, llm, dry_run))
     raise PFError(f"unknown outliner {route!r}", "use --outliner offline or --outliner llm")

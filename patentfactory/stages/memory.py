@@ -5,6 +5,12 @@
 machine's or container's memory, below where the OS kills) it raises `MemoryBudgetExceeded` in the
 stage's thread at its next Python step. The exception is a `PFError`: the CLI prints its one line and
 hint, a flow run fails with it as the message. Where /proc is absent (not Linux) the guard does nothing.
+
+The two settings reach a stage as `MemoryLimits`, never by reading the environment here: the entry point
+(`pf`'s command wrapper, a flow) builds them from its one `Settings` and runs the stages inside
+`memory_limits(...)` (a context variable, which Prefect's task threads copy). A task that may run on a Dask
+worker (another process) is handed `current_limits()` as an argument and enters them itself. Outside any
+entry point the defaults hold (85 % of memory, 0.5 s).
 """
 from __future__ import annotations
 
@@ -15,6 +21,8 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
@@ -25,6 +33,36 @@ log = logging.getLogger(__name__)
 P, R = ParamSpec("P"), TypeVar("R")
 GB = 1 << 30
 _CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+
+
+@dataclass(frozen=True)
+class MemoryLimits:
+    """PF_MEMORY_BUDGET_GB (None: 85 % of the memory this process may use) and PF_MEMORY_CHECK_S."""
+
+    budget_gb: float | None = Settings.model_fields["memory_budget_gb"].default
+    check_s: float = Settings.model_fields["memory_check_s"].default
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> MemoryLimits:
+        return cls(settings.memory_budget_gb, settings.memory_check_s)
+
+
+_LIMITS: ContextVar[MemoryLimits] = ContextVar("pf_memory_limits", default=MemoryLimits())
+
+
+def current_limits() -> MemoryLimits:
+    """The limits the running entry point set (the defaults outside one)."""
+    return _LIMITS.get()
+
+
+@contextmanager
+def memory_limits(limits: MemoryLimits) -> Iterator[MemoryLimits]:
+    """Stages run inside the block (and the task threads it starts) are held to `limits`."""
+    token = _LIMITS.set(limits)
+    try:
+        yield limits
+    finally:
+        _LIMITS.reset(token)
 
 
 class MemoryBudgetExceeded(PFError):
@@ -53,10 +91,9 @@ def machine_bytes() -> int | None:
         return None
 
 
-def budget_bytes(settings: Settings | None = None) -> int | None:
-    settings = settings or Settings.load()
-    if settings.memory_budget_gb is not None:
-        return int(settings.memory_budget_gb * GB)
+def budget_bytes(limits: MemoryLimits) -> int | None:
+    if limits.budget_gb is not None:
+        return int(limits.budget_gb * GB)
     total = machine_bytes()
     return int(total * 0.85) if total else None
 
@@ -68,10 +105,11 @@ def _raise_in(thread_id: int, exc: type[BaseException] | None) -> None:
 
 
 @contextmanager
-def memory_budget(stage: str, settings: Settings | None = None) -> Iterator[dict]:
-    """Watch this process's RSS while the block runs; yields a dict that ends with the peak seen (bytes)."""
-    settings = settings or Settings.load()
-    budget, seen = budget_bytes(settings), {"peak": rss_bytes() or 0}
+def memory_budget(stage: str, limits: MemoryLimits | None = None) -> Iterator[dict]:
+    """Watch this process's RSS while the block runs; yields a dict that ends with the peak seen (bytes).
+    `limits` unset: the entry point's (`current_limits()`)."""
+    limits = limits or current_limits()
+    budget, seen = budget_bytes(limits), {"peak": rss_bytes() or 0}
     if budget is None or seen["peak"] == 0:
         yield seen
         return
@@ -81,7 +119,7 @@ def memory_budget(stage: str, settings: Settings | None = None) -> Iterator[dict
     stop, target = threading.Event(), threading.get_ident()
 
     def watch() -> None:
-        while not stop.wait(settings.memory_check_s):
+        while not stop.wait(limits.check_s):
             rss = rss_bytes() or 0
             seen["peak"] = max(seen["peak"], rss)
             if rss > budget and not over:
@@ -111,7 +149,7 @@ class _Stop(BaseException):
 
 
 def within_budget(stage: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
-    """Decorator form of `memory_budget` for a stage function."""
+    """Decorator form of `memory_budget` for a stage function, under the entry point's limits."""
     def wrap(fn: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(fn)
         def run(*args: P.args, **kwargs: P.kwargs) -> R:

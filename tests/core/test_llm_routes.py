@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from common.ptab_cover import strip_cover
+from patentfactory.config import Settings
 from patentfactory.sim.upstream import Replica, routes_llm
 from patentfactory.stages import llm_routes
 from patentfactory.stages.llm_checks import check_bullets, check_split, copied_run, split_parts
@@ -295,18 +296,21 @@ def test_the_route_follows_the_settings_unless_named(tmp_path, monkeypatch):
     from patentfactory.cli.main import app
     from patentfactory.errors import PFError
 
+    def llm():  # the settings an entry point would build from this environment
+        return Settings.load().llm
+
     monkeypatch.delenv("PF_LLM__BASE_URL", raising=False)
     monkeypatch.setenv("PF_LLM__MODEL", "replica")
-    assert isinstance(llm_routes.make_splitter(None, tmp_path), opinions.RuleSplitter)
-    assert llm_routes.make_writer(None, tmp_path) is llm_routes.offline_writer()
-    assert isinstance(llm_routes.make_writer("llm", tmp_path), LLMBulletWriter), "cache-only: a rebuild offline"
+    assert isinstance(llm_routes.make_splitter(None, tmp_path, llm()), opinions.RuleSplitter)
+    assert llm_routes.make_writer(None, tmp_path, llm()) is llm_routes.offline_writer()
+    assert isinstance(llm_routes.make_writer("llm", tmp_path, llm()), LLMBulletWriter), "cache-only: a rebuild offline"
     monkeypatch.setenv("PF_LLM__BASE_URL", "http://127.0.0.1:9/v1")
-    assert isinstance(llm_routes.make_splitter(None, tmp_path), LLMSplitter)
-    assert isinstance(llm_routes.make_writer(None, tmp_path), LLMChunkWriter)
-    assert isinstance(llm_routes.make_splitter("rules", tmp_path), opinions.RuleSplitter)
+    assert isinstance(llm_routes.make_splitter(None, tmp_path, llm()), LLMSplitter)
+    assert isinstance(llm_routes.make_writer(None, tmp_path, llm()), LLMChunkWriter)
+    assert isinstance(llm_routes.make_splitter("rules", tmp_path, llm()), opinions.RuleSplitter)
     monkeypatch.delenv("PF_LLM__MODEL")
     with pytest.raises(PFError, match="PF_LLM__MODEL"):
-        llm_routes.make_splitter(None, tmp_path)
+        llm_routes.make_splitter(None, tmp_path, llm())
     res = CliRunner().invoke(app, ["build", "pap2pat", "--data-dir", str(tmp_path), "--out", str(tmp_path / "out"),
                                    "--outliner", "gpt"])
     assert res.exit_code != 0 and "unknown outliner 'gpt'" in res.output, res.output

@@ -3,10 +3,13 @@
 The environment is read in patentfactory/config.py only. Elsewhere code may only switch third-party libraries
 (`os.environ.setdefault` of the names below, before those libraries read them) and word an orchestrator error
 with Prefect's own variables; any other read of `os.environ` / `getenv` fails `test_no_environment_read_...`.
+The Settings are built at the entry points only (a `pf` command, a flow run) and passed down: a
+`Settings.load()` or `Settings(...)` below flows/ and patentfactory/cli/ fails `test_settings_are_built_...`.
 """
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 from patentfactory.config import Settings, variables
@@ -14,6 +17,7 @@ from patentfactory.config import Settings, variables
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("patentfactory", "flows", "transforms", "sources", "schemas", "common")
 CONFIG = "patentfactory/config.py"
+ENTRY_POINTS = ("flows/", "patentfactory/cli/")  # where the one Settings of a command or a flow run is built
 # switches of other libraries, set (never overridden) before they read them
 THIRD_PARTY_SWITCHES = {"HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_HUB_DISABLE_PROGRESS_BARS", "TRANSFORMERS_VERBOSITY",
                         "TQDM_DISABLE", "DO_NOT_TRACK", "OMP_THREAD_LIMIT", "PREFECT_SERVER_ANALYTICS_ENABLED",
@@ -58,13 +62,17 @@ def environment_reads(source: str, rel: str) -> list[str]:
     return found
 
 
-def test_no_environment_read_outside_the_settings():
-    found = []
+def project_sources() -> Iterator[tuple[str, str]]:
+    """(path from the repository root, source) of every module of the project's packages but config.py."""
     for pkg in PACKAGES:
         for path in sorted((ROOT / pkg).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
             if rel != CONFIG:
-                found += environment_reads(path.read_text(encoding="utf-8"), rel)
+                yield rel, path.read_text(encoding="utf-8")
+
+
+def test_no_environment_read_outside_the_settings():
+    found = [read for rel, source in project_sources() for read in environment_reads(source, rel)]
     assert found == [], "read these through patentfactory/config.py's Settings:\n" + "\n".join(found)
 
 
@@ -77,6 +85,41 @@ def test_a_new_read_of_the_environment_is_caught():
     for source in snippets:
         assert len(environment_reads(source, "patentfactory/stages/x.py")) == 1, source
     assert environment_reads('import os\nos.environ.setdefault("HF_HUB_OFFLINE", "1")\n', "x.py") == []
+
+
+def _last_name(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def settings_built(source: str, rel: str) -> list[str]:
+    """`file:line call` for each `Settings.load()` / `Settings(...)` (a BaseSettings reads the environment for every
+    field not given) in `source`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        loads = isinstance(func, ast.Attribute) and func.attr == "load" and _last_name(func.value) == "Settings"
+        if loads or _last_name(func) == "Settings":
+            found.append(f"{rel}:{node.lineno} {ast.unparse(node)[:80]}")
+    return found
+
+
+def test_settings_are_built_only_at_entry_points():
+    found = [call for rel, source in project_sources() if not rel.startswith(ENTRY_POINTS)
+             for call in settings_built(source, rel)]
+    assert found == [], ("take the entry point's settings (or the part needed) as an argument instead:\n"
+                         + "\n".join(found))
+
+
+def test_a_settings_built_below_the_entry_points_is_caught():
+    snippets = ["from patentfactory.config import Settings\nsettings = settings or Settings.load()\n",
+                "from patentfactory import config\nbudget = config.Settings.load().memory_budget_gb\n",
+                "from patentfactory.config import Settings\nsettings = Settings(memory_check_s=0.1)\n"]
+    for source in snippets:
+        assert len(settings_built(source, "patentfactory/stages/x.py")) == 1, source
+    assert settings_built("from patentfactory.config import LLMSettings\nllm = LLMSettings()\n"
+                          "s = settings.load_x()\n", "x.py") == []
 
 
 def test_the_one_table_lists_every_variable_the_settings_read():

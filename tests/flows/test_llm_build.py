@@ -52,7 +52,7 @@ def test_pilot_on_the_llm_route_and_beside_the_rules(setup, tmp_path, monkeypatc
     out = tmp_path / "published"
     _env(monkeypatch, rep.base_url + "/v1")  # set: the LLM route is the default
     served = routes_llm.served["replica"]
-    pub = build_and_publish_pilot(data, str(out), truth=TRUTH)
+    pub = build_and_publish_pilot(data, str(out), truth=TRUTH, llm=Settings.load().llm)
     asked = routes_llm.served["replica"] - served
     report = inspect_version(Storage(out), "pilot", pub.version)
     assert report.ok, report.problems
@@ -65,7 +65,7 @@ def test_pilot_on_the_llm_route_and_beside_the_rules(setup, tmp_path, monkeypatc
     llm_f1 = report.manifest["stats"]["role_agreement"]["roles"]
 
     # a rerun: no request, the same version
-    again = build_and_publish_pilot(data, str(out), truth=TRUTH)
+    again = build_and_publish_pilot(data, str(out), truth=TRUTH, llm=Settings.load().llm)
     assert routes_llm.served["replica"] - served == asked and again.version == pub.version and not again.created
 
     # no endpoint: the cache alone rebuilds the same version
@@ -92,7 +92,7 @@ def test_endpoint_down_defers_and_the_plan_counts_misses(setup, tmp_path, monkey
     shutil.copytree(data, fresh, ignore=shutil.ignore_patterns("llm"))
     _env(monkeypatch, f"http://127.0.0.1:{free_port()}/v1")
     with pytest.raises(SourceStopped, match="unavailable"):
-        build_and_publish_pilot(fresh, str(tmp_path / "published"))
+        build_and_publish_pilot(fresh, str(tmp_path / "published"), llm=Settings.load().llm)
 
     _env(monkeypatch, rep.base_url + "/v1")
     settings = Settings.load()
@@ -103,7 +103,7 @@ def test_endpoint_down_defers_and_the_plan_counts_misses(setup, tmp_path, monkey
     line = plan._llm(settings, str(fresh)).line()
     assert line.startswith(f"llm: replica at {rep.base_url}/v1: pilot {before['pilot'].requests} requests")
     assert routes_llm.served["replica"] == served, "the plan sent a request"
-    build_and_publish_pilot(fresh, str(tmp_path / "published"))
+    build_and_publish_pilot(fresh, str(tmp_path / "published"), llm=settings.llm)
     after = {c.dataset: c for c in llm_costs(settings, fresh)}
     assert after["pilot"].requests == 0 and after["pilot"].cached == before["pilot"].requests
 
@@ -175,9 +175,9 @@ def test_pap2pat_outlines_by_the_llm_over_a_whole_build(tmp_path, monkeypatch):
         ingest = ingest_semopenalex(data, sparql)
         _env(monkeypatch, rep.base_url + "/v1")
         served = routes_llm.served["replica"]
-        pub = publish_pap2pat(data, str(out), ingest=ingest)
+        pub = publish_pap2pat(data, str(out), ingest=ingest, llm=Settings.load().llm)
         asked = routes_llm.served["replica"] - served
-        again = publish_pap2pat(data, str(out), ingest=ingest)
+        again = publish_pap2pat(data, str(out), ingest=ingest, llm=Settings.load().llm)
         assert routes_llm.served["replica"] - served == asked > 0 and again.version == pub.version
     report = inspect_version(Storage(out), "pap2pat", pub.version)
     assert report.ok, report.problems

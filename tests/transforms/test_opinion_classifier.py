@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from patentfactory.config import LLMSettings
 from patentfactory.stages import llm_routes
 from patentfactory.stages.build_pilot import CLASSIFIER_SCORES, reference_scores
 from transforms import opinion_classifier as oc
@@ -97,10 +98,11 @@ def test_the_committed_scores_are_todays(splitter):
 
 def test_the_route_is_chosen_by_name_and_recorded(splitter, monkeypatch):
     monkeypatch.delenv("PF_LLM__BASE_URL", raising=False)
-    route = llm_routes.make_splitter("classifier", "data")
+    route = llm_routes.make_splitter("classifier", "data", LLMSettings())
     assert isinstance(route, oc.ClassifierSplitter) and route.name == splitter.name
     cfg = llm_routes.route_config(route)
     assert cfg["route"] == "classifier" and cfg["settings"]["threshold"] == splitter.threshold
     card = llm_routes.route_card(route, "decisions", "the rule splitter")
     assert card.startswith("Route `classifier`") and "non-blind" in card
-    assert not isinstance(llm_routes.make_splitter(None, "data"), oc.ClassifierSplitter), "not the default route"
+    default = llm_routes.make_splitter(None, "data", LLMSettings())
+    assert not isinstance(default, oc.ClassifierSplitter), "not the default route"
