@@ -357,14 +357,12 @@ def expected_outline(data: bytes, top_only: bool = False) -> tuple[list[str], st
     if sum(level == top for level, _ in entries) == 1 and entries[0][0] == top:
         entries = entries[1:]  # one top entry holding everything: the paper's title
         top = min(level for level, _ in entries)
-    heads, in_abstract, after_refs = [], None, False
+    heads, in_abstract = [], None
     for level, title in entries:
         n = norm(title)
         if in_abstract is not None and level > in_abstract:
             continue
         in_abstract = level if n == "abstract" else None
-        if re.match(r"^(references|bibliography)$", n):
-            after_refs = True
         if re.match(r"^(fig|figure|table)\b", n) or (top_only and level > top):
             continue
         heads.append(title)
