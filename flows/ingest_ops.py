@@ -11,15 +11,13 @@ from .observe import log_counts
 from .runtime import stage_limits
 
 
-def _client(base_url: str | None):
-    return ops_client_from_settings(Settings.load(), base_url)
-
-
 @task(name="ingest-ops-documents", retries=2, retry_delay_seconds=60)
 def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | None, query: str | None) -> dict:
-    client = _client(base_url)
+    """Credentials come from the environment via Settings (loaded once here), never from parameters."""
+    settings = Settings.load()
+    client = ops_client_from_settings(settings, base_url)
     docs = numbers if numbers else search_numbers(client, query or "")
-    stats = ingest_ops(data_dir, client, docs, recheck=Recheck(Settings.load().ops_404_recheck_days))
+    stats = ingest_ops(data_dir, client, docs, recheck=Recheck(settings.ops_404_recheck_days))
     done = stats["fetched"] + stats["skipped"]
     log_counts("ingest-ops-documents", records_in=done + stats["not_found"], records_out=done,
                rejected=stats["not_found"], unit="document x endpoint items", documents=stats["documents"],
