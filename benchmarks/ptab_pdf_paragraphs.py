@@ -11,8 +11,9 @@ positions before the route's output was looked at.
 Per truth file: break precision (route paragraphs inside the truth's span that open a true paragraph / route
 paragraphs in the span), recall (true paragraphs opened by a route paragraph / true paragraphs), F1; the share of
 the route's text-layer blocks that are one line (a rule that cuts every line of a double-spaced page gives ~1.0);
-sentences cut (route paragraphs in the span that end without end punctuation and are not headings: a paragraph
-break inside a sentence); headings found (a route paragraph equal to the heading); the outcome the verdict reader
+sentences cut (a route break that opens no true paragraph, after a paragraph that ends without end
+punctuation: a sentence cut in two); headings found (a route paragraph equal to the heading, a footnote number
+glued to its last word dropped on both sides: "REJECTIONS1"); the outcome the verdict reader
 (transforms.ptab_labels) gives on the route's text against the truth's. A route paragraph "opens" a true one when
 its first words are the truth's (case, punctuation and spacing ignored).
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import logging
 import os
 import re
 import subprocess
@@ -39,13 +41,20 @@ from sources.ptab_pdf import parse_decision_pdf  # noqa: E402
 from transforms.opinions import split_sections  # noqa: E402
 from transforms.ptab_labels import outcome_from_order, verdict_passage  # noqa: E402
 
+logging.getLogger("sources.ptab_pdf").setLevel(logging.ERROR)  # 403 of the mirror's files are no PDF: counted below
+
 TRUTH = Path(__file__).parent / "fixtures" / "ptab_pdf_paragraphs.json"
 DEFAULT_MIRROR = "/work/.mirror/davidjwiner+cal-patent-lab/repo"
 _END = ('.', ':', '?', '!', '"', '”', ')', ';')
 
 
 def words(s: str) -> list[str]:
-    return re.sub(r"[^0-9a-z]+", " ", s.lower()).split()
+    """Lower-case words; a footnote number glued to a capitals word ("REJECTIONS1") dropped."""
+    return re.sub(r"[^0-9a-z]+", " ", re.sub(r"\b([A-Z]{2,})\d{1,2}\b", r"\1", s).lower()).split()
+
+
+def _joined(s: str) -> str:
+    return " ".join(words(s))
 
 
 def opens(par: str, key: str) -> bool:
@@ -81,14 +90,14 @@ def score_file(data: bytes, truth: dict) -> dict:
     span = paras[lo:hi + 1]
     hits = [any(opens(p, k) for k in keys) for p in span]
     found = sum(any(opens(p, k) for p in span) for k in keys)
-    heads = {" ".join(words(h)) for h in truth["headings"]}
-    cut = sum(1 for p in span if not p.rstrip().endswith(_END) and " ".join(words(p)) not in heads
-              and not any(" ".join(words(p)) == " ".join(words(k)) for k in keys))
+    heads = {_joined(h) for h in truth["headings"]}
+    cut = [f"{a[-30:]} | {b[:30]}" for a, b, true_break in zip(span, span[1:], hits[1:])
+           if not true_break and not a.rstrip().endswith(_END)]
     single, blocks = block_lines([pg.text for pg in res.pages if pg.origin == "pdf"])
     got, where = outcome(res.text)
     return {"tp_pred": sum(hits), "pred": len(span), "tp_true": found, "true": len(keys),
-            "single": single, "blocks": blocks, "cut": cut,
-            "headings": sum(any(" ".join(words(p)) == h for p in span) for h in heads), "n_headings": len(heads),
+            "single": single, "blocks": blocks, "cut": len(cut), "cut_ends": cut,
+            "headings": sum(any(_joined(p) == h for p in span) for h in heads), "n_headings": len(heads),
             "outcome": got, "where": where, "outcome_ok": (got or "").lower() == truth["outcome"].lower(),
             "missed": [k for k in keys if not any(opens(p, k) for p in span)],
             "spurious": [p[:60] for p, h in zip(span, hits) if not h]}
@@ -111,40 +120,44 @@ def git_paths(mirror: str, commit: str, folder: str) -> list[str]:
 
 
 def volume(mirror: str, commit: str, folder: str, budget_s: float, verbose: bool) -> dict:
-    """Every PDF of the folder through the route (distinct contents once), within `budget_s` seconds."""
+    """Every PDF of the folder through the route within `budget_s` seconds; a file whose bytes were read
+    already (the mirror holds 400 copies of one USPTO error page) takes that copy's result."""
     paths, seen, t0 = git_paths(mirror, commit, folder), {}, time.perf_counter()
     v = Counter(files=len(paths))
     rejects: Counter = Counter()
     for path in paths:
         data = git_show(mirror, commit, path)
         digest = hashlib.sha256(data).hexdigest()
-        if digest in seen:
+        if digest not in seen:
+            if time.perf_counter() - t0 > budget_s:
+                v["not_read_budget"] += 1
+                continue
+            seen[digest] = _volume_row(data)
+            if verbose:
+                print(f"  volume {path}: {seen[digest]}")
+        else:
             v["duplicate"] += 1
+        row = seen[digest]
+        if row["reject"]:
+            rejects[row["reject"]] += 1
             continue
-        if time.perf_counter() - t0 > budget_s:
-            v["not_read_budget"] += 1
-            continue
-        seen[digest] = path
-        res = parse_decision_pdf(data)
-        if res.reject:
-            rejects[res.reject.split(":")[0]] += 1
-            continue
-        v["read"] += 1
-        v["pages"] += len(res.pages)
-        v["ocr_pages"] += sum(p.origin == "ocr" for p in res.pages)
-        s, b = block_lines([p.text for p in res.pages if p.origin == "pdf"])
-        v["single_blocks"] += s
-        v["blocks"] += b
-        names = {name for name, _ in split_sections(res.text)}
-        for sec in ("statement_of_the_case", "analysis", "decision"):
-            v[f"has_{sec}"] += sec in names
-        got, where = outcome(res.text)
-        v["verdict_found"] += got is not None
-        if verbose:
-            print(f"  volume {path}: pages {len(res.pages)} sections {sorted(names - {'caption'})} verdict {got} "
-                  f"({where})")
+        for k, val in row.items():
+            if k != "reject":
+                v[k] += val
     v["distinct"] = len(seen)
     return {"counts": dict(v), "rejects": dict(rejects), "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _volume_row(data: bytes) -> dict:
+    res = parse_decision_pdf(data)
+    if res.reject:
+        return {"reject": res.reject.split(" (")[0][:60]}
+    s, b = block_lines([p.text for p in res.pages if p.origin == "pdf"])
+    names = {name for name, _ in split_sections(res.text)}
+    got, _ = outcome(res.text)
+    return {"reject": None, "read": 1, "pages": len(res.pages), "ocr_pages": sum(p.origin == "ocr" for p in res.pages),
+            "single_blocks": s, "blocks": b, "verdict_found": int(got is not None),
+            **{f"has_{sec}": int(sec in names) for sec in ("statement_of_the_case", "analysis", "decision")}}
 
 
 def main() -> int:
@@ -174,6 +187,7 @@ def main() -> int:
         if args.verbose:
             print("   missed:", r["missed"])
             print("   spurious:", r["spurious"])
+            print("   ends mid-sentence:", r["cut_ends"])
     p, rc, f1 = prf(tot["tp_pred"], tot["pred"], tot["tp_true"], tot["true"])
     print(f"overall ({len(truth['files'])} files, {tot['true']} paragraphs): P {p:.3f} R {rc:.3f} F1 {f1:.3f} | "
           f"one-line blocks {tot['single']}/{tot['blocks']} = {tot['single'] / max(tot['blocks'], 1):.2f} | "
@@ -182,9 +196,9 @@ def main() -> int:
     if not args.no_volume:
         vol = volume(args.mirror, src["commit"], src["folder"], args.volume_seconds, args.verbose)
         c = vol["counts"]
-        print(f"volume: {c['files']} files, {c.get('distinct', 0)} distinct, {c.get('duplicate', 0)} duplicates, "
-              f"rejected {vol['rejects']}, read {c.get('read', 0)}, not read (time) {c.get('not_read_budget', 0)} "
-              f"in {vol['seconds']} s")
+        print(f"volume: {c['files']} files ({c.get('distinct', 0)} distinct contents), read {c.get('read', 0)}, "
+              f"rejected {sum(vol['rejects'].values())} {vol['rejects']}, not read (time) "
+              f"{c.get('not_read_budget', 0)}, in {vol['seconds']} s")
         print(f"volume: pages {c.get('pages', 0)}, OCR pages {c.get('ocr_pages', 0)}, one-line blocks "
               f"{c.get('single_blocks', 0)}/{c.get('blocks', 0)}, sections: statement {c.get('has_statement_of_the_case', 0)}"
               f" analysis {c.get('has_analysis', 0)} decision {c.get('has_decision', 0)} of {c.get('read', 0)}, "

@@ -28,9 +28,17 @@ MAX_PAGES = 1000          # a decision is rarely over 200 pages; more is a rejec
 MAX_OCR_PAGES = 200       # pages without a text layer that we OCR (about 2 s each)
 MAX_STREAM_BYTES = 128 << 20  # one Flate stream inflating past this is a decompression bomb
 _STREAM = re.compile(rb"stream\r?\n")
-HEADER = re.compile(r"^(Appeal(?: No\.)? \d{4}-\d{6}|Application(?: No\.)? \d{2}/\d{3},\d{3})\s*$")
+# running heads: "Appeal 2015-002471", "Appeal2015-002471" (a scan's text layer), "Appeal 2007-0220" (BPAI numbers)
+HEADER = re.compile(r"^(Appeal(?: No\.)? ?\d{4}-\d{4,6}|Application(?: No\.)? ?\d{2}/\d{3},\d{3})\s*$")
+NOTE_START = re.compile(r"^\d{1,3} ?(?=[A-Z\"“(\[])")  # a footnote's number, then its text: "3 The", "1 \"For"
+CLAUSE_END = re.compile(r"[.:;][\"”’')\]]*\s*$")
+Y_TOLERANCE = 5
+GLUED_NOTE = re.compile(r"(?<=[A-Z]{2})\d{1,2}$")
+ENUMERATOR = re.compile(r"^(?:[IVX]{1,5}|\d{1,2}|[A-Za-z])[.)]\s+|^\([a-z0-9ivx]{1,4}\)\s+")
 PAGE_NO = re.compile(r"^\s*(?:Page )?\d{1,3}\s*$")
-MARGIN_NO = re.compile(r"^(?:5|10|15|20|25|30|35|40|45|50) (?=[A-Za-z(\"'])")
+# a margin line number: "5 The ...", "10 puter ..."; not "35 U.S.C. § 103" opening a line
+MARGIN_NO = re.compile(r"^(?:5|10|15|20|25|30|35|40|45|50) (?=[A-Za-z(\"'])(?!U\.? ?S\.? ?C)")
+MARGIN_RUN = 3  # numbered lines a text needs before "5 US 2004/..." (a footnote) is read as a margin number
 HYPHEN = re.compile(r"([A-Za-z])-\n([a-z])")
 
 
@@ -40,6 +48,7 @@ class PageText:
     number: int
     text: str
     origin: str
+    notes: str = ""  # the page's footnotes (text layer only), also the tail of `text`; cleaning moves them
 
 
 @dataclass
@@ -67,37 +76,140 @@ class PdfUnreadable(Exception):
     """The PDF cannot be turned into text; the message is the reject reason."""
 
 
-def _layer_text(page) -> str:  # noqa: ANN001 - pdfplumber Page
-    """Text layer lines, a blank line at each paragraph break as the page's own layout shows it."""
-    return "\n".join(layer_lines(page.extract_text_lines(return_chars=False)))
+def _layer_text(page) -> tuple[str, str]:  # noqa: ANN001 - pdfplumber Page
+    """(page text, its footnotes): text layer lines with a blank line at each paragraph break as the page's own
+    layout shows it, the footnotes at the page foot after them. Words up to `Y_TOLERANCE` apart vertically are one
+    line (a scanned table row's raised word, a heading's misaligned word)."""
+    lines = page.extract_text_lines(return_chars=False, y_tolerance=Y_TOLERANCE)
+    body, notes = split_notes(lines, page.height)
+    text = "\n".join(layer_lines(body))
+    note_text = "\n\n".join(notes)
+    return (f"{text}\n\n{note_text}" if note_text else text), note_text
+
+
+def split_notes(lines: list[dict], height: float) -> tuple[list[dict], list[str]]:
+    """(body lines, footnotes): the footnotes are the page foot from the first line in the lower half of the page
+    that opens with a note number ("3 The Examiner ...") after a gap wider than the page's usual line gap; each
+    note runs to the next numbered line. A page number below them stays with the body (strip_layout drops it)."""
+    if len(lines) < 3:
+        return lines, []
+    h = _line_height(lines)
+    usual = _usual_gap(lines)
+    tail = len(lines) - 1 if PAGE_NO.match(lines[-1]["text"]) else len(lines)
+    start = next((i for i in range(1, tail) if lines[i]["top"] > height / 2 and NOTE_START.match(lines[i]["text"])
+                  and lines[i]["top"] - lines[i - 1]["bottom"] > max(0.6 * h, usual + 0.5 * h)), None)
+    if start is None:
+        return lines, []
+    notes: list[list[str]] = []
+    for ln in lines[start:tail]:
+        if NOTE_START.match(ln["text"]) or not notes:
+            notes.append([])
+        notes[-1].append(ln["text"])
+    return lines[:start] + lines[tail:], ["\n".join(n) for n in notes]
+
+
+def _line_height(lines: list[dict]) -> float:
+    heights = sorted(max(ln["bottom"] - ln["top"], 1.0) for ln in lines)
+    return heights[len(heights) // 2]
+
+
+def _usual_gap(lines: list[dict]) -> float:
+    gaps = sorted(b["top"] - a["bottom"] for a, b in zip(lines, lines[1:]))
+    return max(gaps[len(gaps) // 2], 0.0) if gaps else 0.0
 
 
 def layer_lines(lines: list[dict]) -> list[str]:
-    """Line texts with "" at paragraph breaks. Board decisions are double-spaced with indented first lines, so
-    a gap is a break only when it is clearly wider than the page's usual line gap (> 0.6 line heights and half
-    a line more than the median gap: not every line of a double-spaced page). A line that starts right of the
-    line before it (a block quote's first line, a centred heading) opens a paragraph, and so does a first line
-    indented from the line after it (the paragraph after a heading or a block quote). Margin line numbers
-    ("5 The ...") shift a line's start, so they are no evidence either way."""
+    """Line texts with "" at paragraph breaks; "" first when the page's first body line (after the running head)
+    opens a paragraph, so a paragraph carried over from the page before goes on. Board decisions are double-spaced
+    with indented first lines, so vertical space alone is weak evidence. A line opens a paragraph when:
+    - the gap above it is clearly wider than the line gaps around it (> 0.6 line heights and half a line more
+      than the narrower of the gaps above and below it: not every line of a double-spaced page, and the
+      spacing of the text it is in, not the page's, when a single-spaced claim fills most of a page), or its
+      line pitch jumps past the pitch of the lines around it (the blank line between a claim's elements);
+    - it starts right of the line before it (a block quote's first line, a centred heading), or is indented from
+      the line after it (a first line; after a heading or a block quote too), or comes back to the left margin
+      from an indented block (the text after a block quote);
+    - the line before ends a sentence or clause (". : ;") well short of the block's right edge: the line's first
+      word would have fitted there, so the writer broke the line (a one-line paragraph, a claim element).
+    Margin line numbers ("5 The ...") shift a line's start, so they are no evidence either way."""
     if not lines:
         return []
-    heights = sorted(max(ln["bottom"] - ln["top"], 1.0) for ln in lines)
-    h = heights[len(heights) // 2]
-    gaps = sorted(b["top"] - a["bottom"] for a, b in zip(lines, lines[1:]))
-    usual = max(gaps[len(gaps) // 2], 0.0) if gaps else 0.0
-    numbered = [bool(MARGIN_NO.match(ln["text"])) for ln in lines]
-    out = [lines[0]["text"]]
-    for i in range(1, len(lines)):
-        prev, ln = lines[i - 1], lines[i]
-        nxt = lines[i + 1] if i + 1 < len(lines) else None
-        wide = ln["top"] - prev["bottom"] > max(0.6 * h, usual + 0.5 * h)
-        right_of_prev = not (numbered[i - 1] or numbered[i]) and ln["x0"] - prev["x0"] > 1.5 * h
-        first_line = nxt is not None and not (numbered[i] or numbered[i + 1]) and ln["x0"] - nxt["x0"] > 1.5 * h \
-            and abs(ln["x0"] - prev["x0"]) > 0.5 * h
-        if wide or right_of_prev or first_line:
+    h = _line_height(lines)
+    usual = _usual_gap(lines)
+    head = 0
+    while head < min(len(lines) - 1, 3) and HEADER.match(lines[head]["text"].strip()):
+        head += 1
+    numbered = margin_numbered([ln["text"] for ln in lines])
+    out = [ln["text"] for ln in lines[:head]]
+    opened = [False] * len(lines)
+    for i in range(head, len(lines)):
+        opened[i] = _opens(lines, i, head, h, usual, numbered, opened) if i > head else \
+            _opens_first(lines, i, h, numbered)
+        if opened[i]:
             out.append("")
-        out.append(ln["text"])
+        out.append(lines[i]["text"])
     return out
+
+
+def margin_numbered(texts: list[str]) -> list[bool]:
+    """Which lines open with a margin line number: a number before a lower-case word ("5 puter") always, one
+    before a capital ("5 The", "5 US 2004/...": a footnote's too) only where MARGIN_RUN lines or more have one."""
+    hits = [bool(MARGIN_NO.match(t)) for t in texts]
+    run = sum(hits) >= MARGIN_RUN
+    return [hit and (run or bool(re.match(r"^\d+ [a-z]", t))) for hit, t in zip(hits, texts)]
+
+
+def _opens_first(lines: list[dict], i: int, h: float, numbered: list[bool]) -> bool:
+    """The page's first body line opens a paragraph only by its own indent (or a heading's centring): the gap
+    above it is the running head's."""
+    nxt = lines[i + 1] if i + 1 < len(lines) else None
+    return nxt is not None and not (numbered[i] or numbered[i + 1]) and lines[i]["x0"] - nxt["x0"] > 1.5 * h
+
+
+def _opens(lines: list[dict], i: int, first: int, h: float, usual: float, numbered: list[bool],
+           opened: list[bool]) -> bool:
+    """Whether body line `i` (after body line `first`) opens a paragraph (the rules in layer_lines); `opened`
+    says which lines before it did."""
+    prev, ln = lines[i - 1], lines[i]
+    nxt = lines[i + 1] if i + 1 < len(lines) else None
+    near = [lines[j]["top"] - lines[j - 1]["bottom"] for j in (i - 1, i + 1)
+            if first < j < len(lines)]
+    if ln["top"] - prev["bottom"] > max(0.6 * h, (min(near) if near else usual) + 0.5 * h):
+        return True
+    pitch = ln["top"] - prev["top"]
+    around = [lines[j]["top"] - lines[j - 1]["top"] for j in (i - 1, i + 1) if first < j < len(lines)]
+    if around and pitch > 1.25 * min(around) and pitch - min(around) > 0.3 * h:
+        return True
+    if numbered[i - 1] or numbered[i] or _hanging(prev, ln, h):
+        return False
+    if ln["x0"] - prev["x0"] > 1.5 * h:
+        return True
+    if nxt is not None and not numbered[i + 1] and ln["x0"] - nxt["x0"] > 1.5 * h and abs(ln["x0"] - prev["x0"]) > 0.5 * h:
+        return True
+    if i - 2 >= first and not opened[i - 1] and prev["x0"] - ln["x0"] > 1.5 * h \
+            and abs(prev["x0"] - lines[i - 2]["x0"]) < 0.5 * h:  # back from the inside of an indented block
+        return True
+    return _short_before(lines, i, first, h)
+
+
+def _hanging(prev: dict, ln: dict, h: float) -> bool:
+    """`ln` goes on from an enumerated line ("II. Claims 1-12 stand rejected ...") at the indent of its text: a
+    hanging indent, not a new block."""
+    m = ENUMERATOR.match(prev["text"])
+    if not m or ln["x0"] <= prev["x0"]:
+        return False
+    char = (prev["x1"] - prev["x0"]) / max(len(prev["text"]), 1)
+    return ln["x0"] - prev["x0"] <= len(m.group(0)) * char + h
+
+
+def _short_before(lines: list[dict], i: int, first: int, h: float) -> bool:
+    """The line before `i` ends a sentence or clause and line `i`'s first word would have fitted after it."""
+    prev, word = lines[i - 1], lines[i]["text"].split()[0]
+    if not CLAUSE_END.search(prev["text"]):
+        return False
+    right = max(ln["x1"] for ln in lines[max(first, i - 4):i + 3])
+    char = (prev["x1"] - prev["x0"]) / max(len(prev["text"]), 1)
+    return right - prev["x1"] > (len(word) + 1) * char + h
 
 
 def _ocr_page(data: bytes, index: int, dpi: int) -> str:
@@ -139,7 +251,7 @@ def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             if len(pdf.pages) > MAX_PAGES:
                 raise PdfUnreadable(f"too many pages: {len(pdf.pages)} (cap {MAX_PAGES})")
-            layers = [_layer_text(p) or "" for p in pdf.pages]
+            layers = [_layer_text(p) for p in pdf.pages]
     except PdfUnreadable:
         raise
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many types for bad files
@@ -147,21 +259,21 @@ def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -
         raise PdfUnreadable(f"{kind}: {type(exc).__name__}: {exc}"[:300]) from None
     if not layers:
         raise PdfUnreadable("zero pages")
-    scans = sum(len(t.strip()) < min_chars for t in layers)
+    scans = sum(len(t.strip()) < min_chars for t, _ in layers)
     if scans > MAX_OCR_PAGES:
         raise PdfUnreadable(f"too many pages without text: {scans} would need OCR (cap {MAX_OCR_PAGES})")
     pages = []
     progress.expect("PDF pages", len(layers))
-    for i, text in enumerate(layers):
-        pages.append(_page_text(data, i, text, min_chars, dpi))
+    for i, (text, notes) in enumerate(layers):
+        pages.append(_page_text(data, i, text, notes, min_chars, dpi))
         progress.advance("PDF pages")
     return pages
 
 
-def _page_text(data: bytes, i: int, layer: str, min_chars: int, dpi: int) -> PageText:
+def _page_text(data: bytes, i: int, layer: str, notes: str, min_chars: int, dpi: int) -> PageText:
     """Page `i` from its text layer when that has `min_chars` characters, else from OCR."""
     if len(layer.strip()) >= min_chars:
-        return PageText(i + 1, layer, "pdf")
+        return PageText(i + 1, layer, "pdf", notes)
     try:
         return PageText(i + 1, _ocr_page(data, i, dpi), "ocr")
     except Exception as exc:  # noqa: BLE001 - tesseract/pdfium failures are a reject, not a crash
@@ -173,13 +285,16 @@ def decision_origin(pages: list[PageText]) -> str:
     return origins.pop() if len(origins) == 1 else "mixed"
 
 
-def strip_layout(text: str) -> str:
-    """Remove running headers (first lines of a page) and the page number (last line of a page)."""
+def strip_layout(text: str, keep_break: bool = False) -> str:
+    """Remove running headers (first lines of a page) and the page number (last line of a page). With
+    `keep_break` a blank line before the first body line stays: the text layer's mark that the page opens a
+    paragraph (layer_lines); OCR text has no such mark, its page always goes on from the last."""
     lines = text.splitlines()
     head = 0
     while head < min(len(lines), 4) and (not lines[head].strip() or HEADER.match(lines[head].strip())):
         head += 1
-    lines = lines[head:]
+    opens = keep_break and head > 0 and not lines[head - 1].strip()
+    lines = ([""] if opens else []) + lines[head:]
     while lines and (not lines[-1].strip() or PAGE_NO.match(lines[-1])):
         lines.pop()
     return "\n".join(lines)
@@ -200,7 +315,8 @@ def _is_heading(line: str, nxt: str) -> bool:
 
 def to_paragraphs(text: str) -> list[str]:
     """Lines -> paragraphs: hyphenation joined, margin numbers dropped, headings kept as their own."""
-    kept = [MARGIN_NO.sub("", ln.rstrip()) for ln in text.splitlines() if not PAGE_NO.match(ln)]
+    raw = [ln.rstrip() for ln in text.splitlines() if not PAGE_NO.match(ln)]
+    kept = [MARGIN_NO.sub("", ln) if num else ln for ln, num in zip(raw, margin_numbered(raw))]
     lines = HYPHEN.sub(r"\1\2", "\n".join(kept)).splitlines()  # after margin numbers: "com-\n5 puter"
     paras, cur = [], []
     for i, ln in enumerate(lines):
@@ -210,12 +326,17 @@ def to_paragraphs(text: str) -> list[str]:
                 paras.append(" ".join(cur))
             cur = []
             if ln.strip():
-                paras.append(ln.strip())
+                paras.append(_unmarked(ln.strip()))
             continue
         cur.append(ln.strip())
     if cur:
         paras.append(" ".join(cur))
     return [re.sub(r"\s+", " ", p) for p in paras if _english(p)]
+
+
+def _unmarked(heading: str) -> str:
+    """A capitals heading without the footnote number glued to its last word ("STATEMENT OF THE CASE1")."""
+    return GLUED_NOTE.sub("", heading) if heading.isupper() else heading
 
 
 def _english(par: str) -> bool:
@@ -225,9 +346,24 @@ def _english(par: str) -> bool:
 
 
 def clean_pages(pages: list[PageText]) -> str:
-    """Pages -> layout-free text (paragraphs separated by blank lines); the cover page is still in."""
-    joined = "\n".join(strip_layout(unicodedata.normalize("NFKC", p.text)) for p in pages)  # U+FFFD stays
-    return "\n\n".join(to_paragraphs(joined))
+    """Pages -> layout-free text (paragraphs separated by blank lines); the cover page is still in. A page's
+    footnotes go in at the first paragraph break after the page's text, so a paragraph carried over to the next
+    page is not cut by them."""
+    lines: list[str] = []
+    held: list[str] = []
+    for p in pages:
+        body = p.text[:len(p.text) - len(p.notes)].rstrip() if p.notes and p.text.endswith(p.notes) else p.text
+        page = strip_layout(unicodedata.normalize("NFKC", body), keep_break=p.origin == "pdf").split("\n")
+        if held:
+            at = next((k for k, ln in enumerate(page) if not ln.strip()), len(page))
+            if at < len(page):
+                page[at:at] = ["", *held]
+                held = []
+        lines += page
+        if p.notes:
+            held += ["", *unicodedata.normalize("NFKC", p.notes).split("\n")]
+    lines += held
+    return "\n\n".join(to_paragraphs("\n".join(lines)))  # U+FFFD stays
 
 
 def parse_decision_pdf(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -> DecisionText:
