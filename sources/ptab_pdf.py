@@ -28,10 +28,13 @@ MAX_PAGES = 1000          # a decision is rarely over 200 pages; more is a rejec
 MAX_OCR_PAGES = 200       # pages without a text layer that we OCR (about 2 s each)
 MAX_STREAM_BYTES = 128 << 20  # one Flate stream inflating past this is a decompression bomb
 _STREAM = re.compile(rb"stream\r?\n")
-# running heads: "Appeal 2015-002471", "Appeal2015-002471" (a scan's text layer), "Appeal 2007-0220" (BPAI numbers)
-HEADER = re.compile(r"^(Appeal(?: No\.)? ?\d{4}-\d{4,6}|Application(?: No\.)? ?\d{2}/\d{3},\d{3})\s*$")
+# running heads: "Appeal 2015-002471", "Appeal2015-002471", "Application 12/891, 102" (a scan's text layer),
+# "Appeal 2007-0220" (BPAI numbers)
+HEADER = re.compile(r"^(Appeal(?: No\.)? ?\d{4}-\d{4,6}|Application(?: No\.)? ?\d{2}/ ?\d{3}, ?\d{3})\s*$")
 NOTE_START = re.compile(r"^\d{1,3} ?(?=[A-Z\"“(\[])")  # a footnote's number, then its text: "3 The", "1 \"For"
-CLAUSE_END = re.compile(r"[.:;][\"”’')\]]*\s*$")
+CLAUSE_END = re.compile(r"(?:[.:;]|; (?:and|or))[\"”’')\]]*\s*$")  # a claim element ends "...; and"
+# a line ending in a citation's abbreviation goes on ("See 37 C.F.R." / "§ 41.50(a)")
+ABBREVIATED = re.compile(r"(?:\b(?:[A-Z]\.){2,}|\b(?:v|No|Nos|Cir|Fed|Id|al|e\.g|i\.e|See|Br|Ans|Act|Spec|Reply|Final|App|Supp)\.)\s*$")
 Y_TOLERANCE = 5
 GLUED_NOTE = re.compile(r"(?<=[A-Z]{2})\d{1,2}$")
 ENUMERATOR = re.compile(r"^(?:[IVX]{1,5}|\d{1,2}|[A-Za-z])[.)]\s+|^\([a-z0-9ivx]{1,4}\)\s+")
@@ -127,7 +130,8 @@ def layer_lines(lines: list[dict]) -> list[str]:
       spacing of the text it is in, not the page's, when a single-spaced claim fills most of a page), or its
       line pitch jumps past the pitch of the lines around it (the blank line between a claim's elements);
     - it starts right of the line before it (a block quote's first line, a centred heading), or is indented from
-      the line after it (a first line; after a heading or a block quote too), or comes back to the left margin
+      the line after it (a first line; after a heading, a block quote or a one-line paragraph at its indent too),
+      or comes back to the left margin
       from an indented block (the text after a block quote);
     - the line before ends a sentence or clause (". : ;") well short of the block's right edge: the line's first
       word would have fitted there, so the writer broke the line (a one-line paragraph, a claim element).
@@ -141,14 +145,17 @@ def layer_lines(lines: list[dict]) -> list[str]:
         head += 1
     numbered = margin_numbered([ln["text"] for ln in lines])
     out = [ln["text"] for ln in lines[:head]]
+    end = len(lines) - 1 if len(lines) > head + 1 and PAGE_NO.match(lines[-1]["text"]) else len(lines)
     opened = [False] * len(lines)
-    for i in range(head, len(lines)):
+    for i in range(head, end):
         opened[i] = _opens(lines, i, head, h, usual, numbered, opened) if i > head else \
             _opens_first(lines, i, h, numbered)
         if opened[i]:
             out.append("")
         out.append(lines[i]["text"])
-    return out
+    if end - 1 > head and _ends_short(lines, end - 1, head, h):
+        out.append("")  # the page's last paragraph ends here, not on the next page
+    return out + [ln["text"] for ln in lines[end:]]
 
 
 def margin_numbered(texts: list[str]) -> list[bool]:
@@ -184,12 +191,23 @@ def _opens(lines: list[dict], i: int, first: int, h: float, usual: float, number
         return False
     if ln["x0"] - prev["x0"] > 1.5 * h:
         return True
-    if nxt is not None and not numbered[i + 1] and ln["x0"] - nxt["x0"] > 1.5 * h and abs(ln["x0"] - prev["x0"]) > 0.5 * h:
+    if nxt is not None and not numbered[i + 1] and ln["x0"] - nxt["x0"] > 1.5 * h \
+            and (abs(ln["x0"] - prev["x0"]) > 0.5 * h or opened[i - 1]):  # after a one-line paragraph too
         return True
     if i - 2 >= first and not opened[i - 1] and prev["x0"] - ln["x0"] > 1.5 * h \
             and abs(prev["x0"] - lines[i - 2]["x0"]) < 0.5 * h:  # back from the inside of an indented block
         return True
     return _short_before(lines, i, first, h)
+
+
+def _ends_short(lines: list[dict], i: int, first: int, h: float) -> bool:
+    """The page's last body line `i` ends a sentence well short of the block's right edge (a five-letter word
+    would have fitted): the paragraph ends on this page."""
+    last = lines[i]
+    if not CLAUSE_END.search(last["text"]) or ABBREVIATED.search(last["text"]):
+        return False
+    right = max(ln["x1"] for ln in lines[max(first, i - 4):i + 1])
+    return right - last["x1"] > 6 * (last["x1"] - last["x0"]) / max(len(last["text"]), 1) + h
 
 
 def _hanging(prev: dict, ln: dict, h: float) -> bool:
@@ -205,7 +223,7 @@ def _hanging(prev: dict, ln: dict, h: float) -> bool:
 def _short_before(lines: list[dict], i: int, first: int, h: float) -> bool:
     """The line before `i` ends a sentence or clause and line `i`'s first word would have fitted after it."""
     prev, word = lines[i - 1], lines[i]["text"].split()[0]
-    if not CLAUSE_END.search(prev["text"]):
+    if not CLAUSE_END.search(prev["text"]) or ABBREVIATED.search(prev["text"]) or word.startswith("§"):
         return False
     right = max(ln["x1"] for ln in lines[max(first, i - 4):i + 3])
     char = (prev["x1"] - prev["x0"]) / max(len(prev["text"]), 1)
@@ -288,23 +306,27 @@ def decision_origin(pages: list[PageText]) -> str:
 def strip_layout(text: str, keep_break: bool = False) -> str:
     """Remove running headers (first lines of a page) and the page number (last line of a page). With
     `keep_break` a blank line before the first body line stays: the text layer's mark that the page opens a
-    paragraph (layer_lines); OCR text has no such mark, its page always goes on from the last."""
-    lines = text.splitlines()
+    paragraph (layer_lines), and so does a blank line after the last (the page's paragraph ends there); OCR
+    text has no such marks, its page always goes on from the last."""
+    lines = text.splitlines() + ([""] if keep_break and text.endswith("\n") else [])
     head = 0
     while head < min(len(lines), 4) and (not lines[head].strip() or HEADER.match(lines[head].strip())):
         head += 1
     opens = keep_break and head > 0 and not lines[head - 1].strip()
     lines = ([""] if opens else []) + lines[head:]
+    ends = False
     while lines and (not lines[-1].strip() or PAGE_NO.match(lines[-1])):
+        ends |= not lines[-1].strip()
         lines.pop()
-    return "\n".join(lines)
+    return "\n".join(lines + ([""] if keep_break and ends and lines else []))
 
 
+_MARKED_END = re.compile(r"(?<=[.:;,)\"”])\d{1,2}$")
 _ENUMERATED = re.compile(r"^(?:\d{1,2}|[IVX]{1,5}|[A-H])\.\s+(?=[A-Z])")  # "4. Appellant's arguments", "II. Obviousness"
 
 
 def _is_heading(line: str, nxt: str) -> bool:
-    s = _ENUMERATED.sub("", line.strip())
+    s = _MARKED_END.sub("", _ENUMERATED.sub("", line.strip()))  # "Boswell.1": a sentence's end and its note
     if not s or len(s) > 60:
         return False
     if s.isupper() and any(c.isalpha() for c in s):
@@ -352,7 +374,8 @@ def clean_pages(pages: list[PageText]) -> str:
     lines: list[str] = []
     held: list[str] = []
     for p in pages:
-        body = p.text[:len(p.text) - len(p.notes)].rstrip() if p.notes and p.text.endswith(p.notes) else p.text
+        notes = f"\n\n{p.notes}" if p.notes else ""
+        body = p.text[:len(p.text) - len(notes)] if notes and p.text.endswith(notes) else p.text
         page = strip_layout(unicodedata.normalize("NFKC", body), keep_break=p.origin == "pdf").split("\n")
         if held:
             at = next((k for k, ln in enumerate(page) if not ln.strip()), len(page))
@@ -362,6 +385,9 @@ def clean_pages(pages: list[PageText]) -> str:
         lines += page
         if p.notes:
             held += ["", *unicodedata.normalize("NFKC", p.notes).split("\n")]
+        if held and not page[-1].strip():  # the page's last paragraph ends on it: its notes go in after it
+            lines += [*held[1:], ""]
+            held = []
     lines += held
     return "\n\n".join(to_paragraphs("\n".join(lines)))  # U+FFFD stays
 
