@@ -36,6 +36,7 @@ CLAUSE_END = re.compile(r"(?:[.:;]|; (?:and|or))[\"”’')\]]*\s*$")  # a claim
 # a line ending in a citation's abbreviation goes on ("See 37 C.F.R." / "§ 41.50(a)")
 ABBREVIATED = re.compile(r"(?:\b(?:[A-Z]\.){2,}|\b(?:v|No|Nos|Cir|Fed|Id|al|e\.g|i\.e|See|Br|Ans|Act|Spec|Reply|Final|App|Supp)\.)\s*$")
 Y_TOLERANCE = 5
+X_TOLERANCE_RATIO = 0.15
 GLUED_NOTE = re.compile(r"(?<=[A-Z]{2})\d{1,2}$")
 ENUMERATOR = re.compile(r"^(?:[IVX]{1,5}|\d{1,2}|[A-Za-z])[.)]\s+|^\([a-z0-9ivx]{1,4}\)\s+")
 PAGE_NO = re.compile(r"^\s*(?:Page )?\d{1,3}\s*$")
@@ -82,8 +83,10 @@ class PdfUnreadable(Exception):
 def _layer_text(page) -> tuple[str, str]:  # noqa: ANN001 - pdfplumber Page
     """(page text, its footnotes): text layer lines with a blank line at each paragraph break as the page's own
     layout shows it, the footnotes at the page foot after them. Words up to `Y_TOLERANCE` apart vertically are one
-    line (a scanned table row's raised word, a heading's misaligned word)."""
-    lines = page.extract_text_lines(return_chars=False, y_tolerance=Y_TOLERANCE)
+    line (a scanned table row's raised word, a heading's misaligned word); a space is a gap of X_TOLERANCE_RATIO of
+    the font size (a fixed 3 pt glued every word of a 7 pt cover form: "APPLICATIONNO.FILINGDATE", so the cover
+    went unrecognised)."""
+    lines = page.extract_text_lines(return_chars=False, y_tolerance=Y_TOLERANCE, x_tolerance_ratio=X_TOLERANCE_RATIO)
     body, notes = split_notes(lines, page.height)
     text = "\n".join(layer_lines(body))
     note_text = "\n\n".join(notes)

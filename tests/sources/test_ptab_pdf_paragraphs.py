@@ -1,7 +1,7 @@
 """Paragraph breaks from a decision PDF's text layer on the Board's page layout: double-spaced body, first lines
 indented half an inch, centred headings, single-spaced indented block quotes. The words are real decisions' (the
-labelled real set); the pages are laid out here with reportlab the way the Board's word processor lays them out,
-because no real decision PDF is stored in the repositories we can read (see the PR note)."""
+labelled real set); the pages are laid out here with reportlab the way the Board's word processor lays them out.
+Real decision PDFs are in test_ptab_pdf_real.py; the line rules are pinned here on hand-placed lines."""
 from __future__ import annotations
 
 import io
@@ -11,7 +11,7 @@ import pytest
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen import canvas
 
-from sources.ptab_pdf import layer_lines, parse_decision_pdf
+from sources.ptab_pdf import PageText, clean_pages, layer_lines, parse_decision_pdf
 from transforms.opinion_reference import REFERENCE_DIR, load_real
 
 FONT, SIZE = "Times-Roman", 12
@@ -93,3 +93,36 @@ def test_the_rule_reads_the_pages_own_spacing():
     assert layer_lines(double) == ["72/0", "72/24", "", "108/48", "72/72"]
     single = [at(72, 0), at(72, 12), at(72, 36), at(72, 48)]  # single spacing, one wider gap
     assert layer_lines(single) == ["72/0", "72/12", "", "72/36", "72/48"]
+
+
+def _at(x: float, top: float, text: str, x1: float = 540) -> dict:
+    return {"x0": x, "x1": x1, "top": top, "bottom": top + 12, "text": text}
+
+
+def test_a_short_line_ending_a_sentence_ends_its_paragraph_but_a_citation_does_not():
+    lines = [_at(108, 0, "We AFFIRM.", 170), _at(108, 24, "The claims are directed to a transistor and a"),
+             _at(72, 48, "method. See 37 C.F.R.", 200), _at(72, 72, "§ 41.50(b) applies here and the Examiner is"),
+             _at(72, 96, "right.", 110)]
+    assert layer_lines(lines) == ["We AFFIRM.", "", "The claims are directed to a transistor and a",
+                                  "method. See 37 C.F.R.", "§ 41.50(b) applies here and the Examiner is", "right.", ""]
+
+
+def test_a_hanging_indent_goes_on_and_the_next_item_opens():
+    lines = [_at(72, 0, "The rejections are:"), _at(136, 24, "I. Claim 3 stands rejected under 35 U.S.C. § 112,", 500),
+             _at(162, 48, "second paragraph, as indefinite.", 330),
+             _at(131, 72, "II. Claims 1-12 stand rejected under 35 U.S.C. § 102(b)", 510),
+             _at(162, 96, "as anticipated by Hennigan.", 320)]
+    out = layer_lines(lines)
+    assert out[out.index("I. Claim 3 stands rejected under 35 U.S.C. § 112,") + 1] == "second paragraph, as indefinite."
+    assert out[out.index("II. Claims 1-12 stand rejected under 35 U.S.C. § 102(b)") - 1] == ""
+    assert out[-2:] == ["as anticipated by Hennigan.", ""], "a short last line ends the page's paragraph"
+
+
+def test_footnotes_wait_for_the_paragraph_carried_to_the_next_page():
+    pages = [PageText(1, "Appeal 2015-002471\n\nThe Examiner rejects claim 1 under 35 U.S.C. § 102(b) as "
+                         "anticipated by\n2\n\n1 US 2002/016012 Al.",
+                      "pdf", "1 US 2002/016012 Al."),
+             PageText(2, "Appeal2015-002471\nNihei. We agree.\n\nAFFIRMED\n3", "pdf")]
+    assert clean_pages(pages).split("\n\n") == [
+        "The Examiner rejects claim 1 under 35 U.S.C. § 102(b) as anticipated by Nihei. We agree.",
+                                                 "1 US 2002/016012 Al.", "AFFIRMED"]
