@@ -57,7 +57,7 @@ _VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]p
 _NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)|1\.196\s*\(b\)", re.I)
 _VERDICT_SENTENCE = re.compile(r"[^.]*\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|affrim|reverse|vacate|"
                                r"remand)\b[^.]*(?:\.\d*|$)", re.I)
-_BARE_VERDICT = re.compile(r"^\s*(?:AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED)\b[-\sA-Z;,.()§0-9]*$")
+_BARE_VERDICT = re.compile(r"^\s*(?:AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED|DENIED|GRANTED)\b[-\sA-Z;,.()§0-9]*$")
 NOT_ISSUES = {"134"}
 
 
@@ -136,7 +136,9 @@ def verdict_passage(text: str | None) -> tuple[str, str | None]:
     if outcome_from_order(order):
         return order, "order"
     paragraphs = [p for _, paras in sections for p in paras]
-    if tail := [p for p in paragraphs[-4:] if _BARE_VERDICT.match(p)]:
+    # the mailing address and the clerk's initials may follow the verdict line on the last page (a real BPAI
+    # rehearing: "DENIED", "pgc", then four address lines)
+    if tail := [p for p in paragraphs[-8:] if _BARE_VERDICT.match(p)]:
         return tail[-1], "last_page"
     opening = [p for name, paras in sections if name in ("caption", "decision_on_appeal", "statement_of_the_case")
                for p in paras[:4]]

@@ -51,3 +51,14 @@ def test_a_last_page_without_a_decision_heading():
 def test_no_verdict_is_guessed_from_the_analysis():
     text = OPENING.format("") + " We reverse the rejection under § 102 and affirm the rejection under § 103."
     assert verdict_passage(text) == ("", None)
+
+
+def test_a_rehearing_denied_on_a_last_page_with_the_mailing_address_after_it():
+    # the last page of a real BPAI rehearing decision (Appeal 2007-0220, read from its PDF): the bare verdict line,
+    # the clerk's initials and the correspondence address follow the opinion
+    text = ("ON REQUEST FOR REHEARING\n\nIn a decision dated May 31, 2007, we affirmed the decision of the Examiner.\n\n"
+            "In view of the forgoing, we have considered Appellant's Request for Rehearing, but it is denied as to "
+            "making any change in our prior decision.\n\nDENIED\n\npgc\n\nCHARLES R. SZMANDA\n\n"
+            "4 CROSSMAN AVENUE\n\nWESTBOROUGH MA 01581")
+    passage, where = verdict_passage(text)
+    assert where == "last_page" and subdecision_fine(outcome_from_order(passage)) == "Denied"
