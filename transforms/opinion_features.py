@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import re
 
-from transforms.opinions import board_voice, cited_party, paper_tail
+from transforms.opinions import board_voice, cited_party, open_quote, paper_tail
 
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 _WORD = re.compile(r"[a-z][a-z'’]*|\d+")
 _PARTY = re.compile(r"(?i)\b(?:(?P<e>examiner)|(?P<a>appellants?|applicants?))\b")
 # the paper a citation names, however a decision writes it
 _CITES = {"br": r"\b(?:R|App\. |Appeal |Reply |principal )?Br\.?\s?(?:at\s)?\d|\bRBr\d|\bbrief\b|\brequest, page",
           "ans": r"\bAns\.|\banswer\b|\bEA\s?\d", "act": r"\bFinal (?:Act|Rej)\.|\bfinal (?:rejection|office action)\b|"
-          r"\bOffice Act|\bNon-Final", "spec": r"\bSpec\.|\bspecification\b", "fig": r"\bFigs?\.",
+          r"\bOffice Act|\bNon-Final|\bFOA\s?\d", "spec": r"\bSpec\.|\bspecification\b", "fig": r"\bFigs?\.",
           "col": r"\bcol\.|\bcolumn\b|¶|\bpara(?:graph)?\b", "case": r"\b(?:In re|v\.) [A-Z]|\bF\.\s?[234]d\b|\bUSPQ"}
 _CITE_RX = {k: re.compile(p, re.I if k in ("br", "ans", "spec") else 0) for k, p in _CITES.items()}
 # a closing citation of a party's paper, with "at" and a full stop inside the bracket: "(Appeal Br. at 5.)"
@@ -43,6 +43,17 @@ _THAT = re.compile(r"(?i)\b(?:examiner|appellants?|applicants?)\b(?:\W+\w+){0,6}
 _FAILS = re.compile(r"(?i)^(?:[^,;\"“]{0,80}, )?(?:the )?(?:examiner|appellants?) "
                     r"(?:\w+ly )?(?:has not|have not|had not|did not|does not|do not|(?:has |have |had )?(?:failed|fails|never|erred)|"
                     r"cannot|could not)\b")
+# a party reporting anywhere before the sentence's first quotation mark: "However, in responding to appellants'
+# arguments (Answer, page 8) the examiner states “...”"
+_CLAUSE = re.compile(r"(?i)\b(?:the )?(?:(?P<e>examiner)|(?P<a>appellants?|applicants?))(?!['’\w]) (?:\w+ly |also |further )?"
+                     r"(?:has |have |had |is |are |was |were )?(?P<verb>\w+)")
+# "the examiner's finding that ...", "It is appellants' position that ...": a party's view as the subject
+_POSS_THAT = re.compile(r"(?i)\b(?:(?P<e>examiner)|(?P<a>appellants?|applicants?))['’]s? (?:\w+ )?(?:finding|position|view|"
+                        r"determination|conclusion|statement|contention|argument|theory|rationale|reasoning|"
+                        r"assertion|belief|opinion)s? (?:\w+ )?(?:is )?that\b")
+# a pronoun for the party named before: "He concludes, “...", "Second, he alleges, “...", "They assert that ..."
+_PRONOUN = re.compile(r"^(?:(?:First|Second|Third|Finally|Next|Also|Further|Moreover|In addition|However),? )?"
+                      r"(?:he|she|they) (?:\w+ly |also |further )?(?P<verb>\w+)", re.I)
 # the Board's evaluations that name no first person (the veto; the rules' `board_voice` comes first)
 _VETO = {
     "judges_party": _FAILS,
@@ -55,6 +66,14 @@ _VETO = {
                               r"^The problem with\b|\b(?:has|have|had) the (?:better|stronger|weaker) "
                               r"(?:position|argument|view|case)\b|^It is (?:the )?(?:well settled|burden|examiner['’]s burden|"
                               r"incumbent)|\bit is incumbent upon\b"),
+    # the Board framing the question or weighing a party against itself: "The issue is whether Appellants have
+    # shown that the Examiner erred ...", "even the examiner admits that ..."
+    "frames_issue": re.compile(r"(?i)^(?:The|A|One|Another) (?:\w+ )?(?:issue|question)s? (?:\w+ )?(?:is|are|was|were|"
+                               r"raised is|presented is) whether\b|\b(?:examiner|appellants?) erred\b|"
+                               r"\beven (?:the )?(?:examiner|appellants?)\b"),
+    # the Board on the briefing itself: "... is only briefly mentioned in the entire discussion in the brief"
+    "on_the_briefing": re.compile(r"(?i)\bonly (?:briefly|in passing)\b|\b(?:mentioned|discussed|addressed) "
+                                  r"(?:only )?(?:briefly|in passing)\b"),
 }
 
 
@@ -137,6 +156,19 @@ def features(section: str, sents: list[str], roles: list[tuple[str, str | None]]
             out.append(f"party_that={party}")
     if re.search(r"[\"“”]", sent):
         out.append("quote")
+    if i and open_quote(sents[i - 1]):
+        out.append("in_quote")  # a quotation the sentence before left open
+    if sent.count("”") > sent.count("“"):
+        out.append("closes_quote")
+    before_quote = re.split(r"[\"“]", sent, maxsplit=1)[0]
+    for m in _CLAUSE.finditer(before_quote):
+        if _REPORTING.match(m.group("verb")) or m.group("verb").lower() == "of":  # "is of the opinion"
+            out.append(f"clause_report={'examiner' if m.group('e') else 'appellant'}")
+            break
+    if m := _POSS_THAT.search(sent):
+        out.append(f"poss_that={'examiner' if m.group('e') else 'appellant'}")
+    if m := _PRONOUN.match(sent):
+        out.append(f"pronoun={'report' if _REPORTING.match(m.group('verb')) else 'other'}")
     out += [f"party={k}" for k, rx in (("e", r"(?i)\bexaminer"), ("a", r"(?i)\b(?:appellant|applicant)")) if re.search(rx, sent)]
     out += [f"paper={k}" for k, rx in _CITE_RX.items() if rx.search(sent)]
     if sent.endswith(":"):
