@@ -198,9 +198,10 @@ def test_examiner_findings_as_blind_batches_word_them():
                    ("examiner_findings", "It is the examiner’s pos"), ("examiner_findings", "See Answer, page 4."),
                    ("appellant_arguments", "It is appellants’ positi"), ("examiner_findings", "With respect to independ"),
                    ("ptab_opinion", "There are two rejections"), ("examiner_findings", "Rejection II is based so")]
-    # what a rejection rests on is the Board's when it judges it
-    assert roles_of("ANALYSIS\n\nThe rejection is based on speculation.") == {
-        "The rejection is based on speculation.": "ptab_opinion"}
+    # what a rejection rests on is the Board's when it judges it, and so is a prima facie case set forth
+    for sent in ("The rejection is based on speculation.", "The Examiner sets forth a prima facie case of obviousness.",
+                 "The Examiner has set forth a prima facie case of obviousness."):
+        assert roles_of(f"ANALYSIS\n\n{sent}") == {sent: "ptab_opinion"}, sent
 
 
 def test_a_quotation_or_a_block_quote_keeps_the_voice_of_who_is_quoted():
