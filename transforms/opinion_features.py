@@ -10,14 +10,16 @@ often runs over several sentences after the one that names the party).
 
 `board_veto` is the leakage policy of the route: the rules' Board voice (`opinions.board_voice`) plus the
 Board's evaluations of a party that name no first person ("The examiner has not set forth a prima facie
-case.", "The appellants' contrary view is clearly erroneous.", "The Examiner has the better position.").
+case.", "The appellants' contrary view is clearly erroneous.", "The Examiner has the better position."), its
+framing of the issue ("The issue is whether ... the Examiner erred"), a party weighed against itself ("even the
+examiner admits") and its remarks on the briefing ("... is only briefly mentioned in the brief").
 A vetoed sentence is the Board's whatever the model says.
 """
 from __future__ import annotations
 
 import re
 
-from transforms.opinions import board_voice, cited_party, open_quote, paper_tail
+from transforms.opinions import board_voice, cited_party, paper_tail
 
 FEATURES_VERSION = 3
 _WORD = re.compile(r"[a-z][a-z'’]*|\d+")
@@ -43,17 +45,6 @@ _THAT = re.compile(r"(?i)\b(?:examiner|appellants?|applicants?)\b(?:\W+\w+){0,6}
 _FAILS = re.compile(r"(?i)^(?:[^,;\"“]{0,80}, )?(?:the )?(?:examiner|appellants?) "
                     r"(?:\w+ly )?(?:has not|have not|had not|did not|does not|do not|(?:has |have |had )?(?:failed|fails|never|erred)|"
                     r"cannot|could not)\b")
-# a party reporting anywhere before the sentence's first quotation mark: "However, in responding to appellants'
-# arguments (Answer, page 8) the examiner states “...”"
-_CLAUSE = re.compile(r"(?i)\b(?:the )?(?:(?P<e>examiner)|(?P<a>appellants?|applicants?))(?!['’\w]) (?:\w+ly |also |further )?"
-                     r"(?:has |have |had |is |are |was |were )?(?P<verb>\w+)")
-# "the examiner's finding that ...", "It is appellants' position that ...": a party's view as the subject
-_POSS_THAT = re.compile(r"(?i)\b(?:(?P<e>examiner)|(?P<a>appellants?|applicants?))['’]s? (?:\w+ )?(?:finding|position|view|"
-                        r"determination|conclusion|statement|contention|argument|theory|rationale|reasoning|"
-                        r"assertion|belief|opinion)s? (?:\w+ )?(?:is )?that\b")
-# a pronoun for the party named before: "He concludes, “...", "Second, he alleges, “...", "They assert that ..."
-_PRONOUN = re.compile(r"^(?:(?:First|Second|Third|Finally|Next|Also|Further|Moreover|In addition|However),? )?"
-                      r"(?:he|she|they) (?:\w+ly |also |further )?(?P<verb>\w+)", re.I)
 # the Board's evaluations that name no first person (the veto; the rules' `board_voice` comes first)
 _VETO = {
     "judges_party": _FAILS,
@@ -156,19 +147,6 @@ def features(section: str, sents: list[str], roles: list[tuple[str, str | None]]
             out.append(f"party_that={party}")
     if re.search(r"[\"“”]", sent):
         out.append("quote")
-    if i and open_quote(sents[i - 1]):
-        out.append("in_quote")  # a quotation the sentence before left open
-    if sent.count("”") > sent.count("“"):
-        out.append("closes_quote")
-    before_quote = re.split(r"[\"“]", sent, maxsplit=1)[0]
-    for m in _CLAUSE.finditer(before_quote):
-        if _REPORTING.match(m.group("verb")) or m.group("verb").lower() == "of":  # "is of the opinion"
-            out.append(f"clause_report={'examiner' if m.group('e') else 'appellant'}")
-            break
-    if m := _POSS_THAT.search(sent):
-        out.append(f"poss_that={'examiner' if m.group('e') else 'appellant'}")
-    if m := _PRONOUN.match(sent):
-        out.append(f"pronoun={'report' if _REPORTING.match(m.group('verb')) else 'other'}")
     out += [f"party={k}" for k, rx in (("e", r"(?i)\bexaminer"), ("a", r"(?i)\b(?:appellant|applicant)")) if re.search(rx, sent)]
     out += [f"paper={k}" for k, rx in _CITE_RX.items() if rx.search(sent)]
     if sent.endswith(":"):

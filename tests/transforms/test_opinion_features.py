@@ -80,21 +80,7 @@ def test_the_board_framing_or_weighing_is_vetoed(sentence):
     assert board_veto(sentence)
 
 
-def test_features_of_findings_worded_as_real_decisions_word_them():
-    """features v3, on sentences of real decisions: a quotation the sentence before left open (e06), a party
-    reporting after an opening phrase with no comma (e06), a party's view as the subject (r06, d04), a pronoun for
-    the party (c06, e04), the final Office action cited as "FOA"."""
-    e06 = ["However, in responding to appellants’ arguments (Answer, page 8) the examiner states “[i]t is the "
-           "examiner’s position that the specification is not enabling for any pore size.",
-           "Further, the function of the test strip is highly dependent upon the pore size.”"]
-    roles = [("examiner_findings", "examiner_findings"), ("examiner_findings", "continues")]
-    first, second = set(features("analysis", e06, roles, 0)), set(features("analysis", e06, roles, 1))
-    assert "clause_report=examiner" in first and "poss_that=examiner" in first and "in_quote" not in first
-    assert {"in_quote", "closes_quote"} <= second and "clause_report=examiner" not in second
-    r06 = ["The examiner’s finding that appealed claims 8-10 are anticipated by Reed is necessarily predicated on his "
-           "factual determination that certain particles described in Reed are inherently adhesive."]
-    assert "poss_that=examiner" in features("analysis", r06, [("ptab_opinion", None)], 0)
-    for sent in ("He concludes, “the concepts used in those secondary references would have been obvious to use.”",
-                 "Second, he alleges, “[t]he Grid provides synchronization information.” (Id.)"):
-        assert "pronoun=report" in features("analysis", [sent], [("ptab_opinion", None)], 0), sent
+def test_the_final_office_action_cited_as_foa_is_the_examiners_paper():
+    """"FOA 5" (the final Office action) names the examiner's paper, like "Final Act. 5" (features v3)."""
     assert "paper=act" in features("analysis", ["Smith teaches a hinge (FOA 5)."], [("ptab_opinion", None)], 0)
+    assert closing_paper("Smith teaches a hinge (FOA 5).") == "examiner_findings"
