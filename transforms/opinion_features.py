@@ -10,7 +10,9 @@ often runs over several sentences after the one that names the party).
 
 `board_veto` is the leakage policy of the route: the rules' Board voice (`opinions.board_voice`) plus the
 Board's evaluations of a party that name no first person ("The examiner has not set forth a prima facie
-case.", "The appellants' contrary view is clearly erroneous.", "The Examiner has the better position.").
+case.", "The appellants' contrary view is clearly erroneous.", "The Examiner has the better position."), its
+framing of the issue ("The issue is whether ... the Examiner erred"), a party weighed against itself ("even the
+examiner admits") and its remarks on the briefing ("... is only briefly mentioned in the brief").
 A vetoed sentence is the Board's whatever the model says.
 """
 from __future__ import annotations
@@ -19,13 +21,13 @@ import re
 
 from transforms.opinions import board_voice, cited_party, paper_tail
 
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 _WORD = re.compile(r"[a-z][a-z'’]*|\d+")
 _PARTY = re.compile(r"(?i)\b(?:(?P<e>examiner)|(?P<a>appellants?|applicants?))\b")
 # the paper a citation names, however a decision writes it
 _CITES = {"br": r"\b(?:R|App\. |Appeal |Reply |principal )?Br\.?\s?(?:at\s)?\d|\bRBr\d|\bbrief\b|\brequest, page",
           "ans": r"\bAns\.|\banswer\b|\bEA\s?\d", "act": r"\bFinal (?:Act|Rej)\.|\bfinal (?:rejection|office action)\b|"
-          r"\bOffice Act|\bNon-Final", "spec": r"\bSpec\.|\bspecification\b", "fig": r"\bFigs?\.",
+          r"\bOffice Act|\bNon-Final|\bFOA\s?\d", "spec": r"\bSpec\.|\bspecification\b", "fig": r"\bFigs?\.",
           "col": r"\bcol\.|\bcolumn\b|¶|\bpara(?:graph)?\b", "case": r"\b(?:In re|v\.) [A-Z]|\bF\.\s?[234]d\b|\bUSPQ"}
 _CITE_RX = {k: re.compile(p, re.I if k in ("br", "ans", "spec") else 0) for k, p in _CITES.items()}
 # a closing citation of a party's paper, with "at" and a full stop inside the bracket: "(Appeal Br. at 5.)"
@@ -55,6 +57,14 @@ _VETO = {
                               r"^The problem with\b|\b(?:has|have|had) the (?:better|stronger|weaker) "
                               r"(?:position|argument|view|case)\b|^It is (?:the )?(?:well settled|burden|examiner['’]s burden|"
                               r"incumbent)|\bit is incumbent upon\b"),
+    # the Board framing the question or weighing a party against itself: "The issue is whether Appellants have
+    # shown that the Examiner erred ...", "even the examiner admits that ..."
+    "frames_issue": re.compile(r"(?i)^(?:The|A|One|Another) (?:\w+ )?(?:issue|question)s? (?:\w+ )?(?:is|are|was|were|"
+                               r"raised is|presented is) whether\b|\b(?:examiner|appellants?) erred\b|"
+                               r"\beven (?:the )?(?:examiner|appellants?)\b"),
+    # the Board on the briefing itself: "... is only briefly mentioned in the entire discussion in the brief"
+    "on_the_briefing": re.compile(r"(?i)\bonly (?:briefly|in passing)\b|\b(?:mentioned|discussed|addressed) "
+                                  r"(?:only )?(?:briefly|in passing)\b"),
 }
 
 

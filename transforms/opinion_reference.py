@@ -57,6 +57,9 @@ def score_reference(decisions: list[dict], splitter: OpinionSplitter) -> dict:
             "roles": f1_table(counts), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
 
 
+# the batch of real decisions that gives the frozen routes' blind figure (labelled apart, scored once, never tuned
+# or trained on); batches before it are spent
+BLIND_BATCH = "6"
 HELD_OUT = "heldout"  # decisions written after the rules were frozen carry this in their id
 
 
@@ -122,15 +125,17 @@ def load_real_set(folder: Path) -> list[dict]:
     return [load_real(p) for p in sorted(folder.glob("*.txt"))]
 
 
-def score_real(decisions: list[dict], splitter: OpinionSplitter) -> dict:
-    """Per-role P/R/F1 of `splitter` on labelled real decisions and the Board sentences it put into an input."""
-    counts, leaked = [], []
+def score_real(decisions: list[dict], splitter: OpinionSplitter, counts: list[dict] | None = None) -> dict:
+    """Per-role P/R/F1 of `splitter` on labelled real decisions and the Board sentences it put into an input
+    (`counts`: a list that collects the per-decision counts too, to pool scores of several splitters)."""
+    counts, leaked = ([] if counts is None else counts), []
+    start = len(counts)
     for d in decisions:
         pred = [(s.role, s.text) for s in splitter.split(d["text"]).sentences]
         counts.append(score_roles(pred, d["truth"]))
         leaked += [f"{d['id']}: {t}" for t in board_into_inputs(pred, d["truth"])]
     return {"splitter": splitter.name, "decisions": len(decisions), "sentences": sum(len(d["truth"]) for d in decisions),
-            "roles": f1_table(counts), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
+            "roles": f1_table(counts[start:]), "board_sentences_in_inputs": len(leaked), "leaked": leaked}
 
 
 REFERENCE_DIR = Path(__file__).resolve().parents[1] / "tests" / "transforms" / "fixtures"
@@ -164,3 +169,19 @@ def routes_table(splitters: list[OpinionSplitter], sets: dict[str, list]) -> lis
                             for k in ("precision", "recall")},
                          "board_in_inputs": s["board_sentences_in_inputs"]})
     return rows
+
+
+def first_score_note(splitter_name: str, scored: dict) -> str:
+    """The note that keeps a blind batch's first and only score (written once, when the batch is first scored)."""
+    r = scored["roles"]
+    return (f"First and only blind score, {splitter_name} (frozen before the batch was scored): "
+            + ", ".join(f"{role.split('_')[0]} P {r[role]['precision']} R {r[role]['recall']} (support "
+                        f"{r[role]['support']})" for role in INPUT_ROLES)
+            + f", {scored['board_sentences_in_inputs']} Board sentence(s) in an input.")
+
+
+def committed_notes(old: dict) -> dict[str, str]:
+    """The notes of a committed scores file, by part ("held_out", "blind", "blind_2", ...), to carry over."""
+    return {**({"held_out": old["held_out"]["note"]} if "note" in old.get("held_out", {}) else {}),
+            **{k: v["note"] for k, v in old.get("real", {}).items() if "note" in v}}
+

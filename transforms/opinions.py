@@ -107,7 +107,9 @@ _ANALYSIS_OF_BOARD = re.compile(r"(?i)new grounds? of rejection|findings? of fac
 # where a lower-case party may open an attribution: the sentence's start, after a connective or a
 # "With respect to claim 5," phrase (not "As this record stands, appellant relies ...", which is the Board's)
 _OPENS = (r"(?:^(?:(?:With (?:respect|regard) to|As (?:to|for)|Regarding|In|For|Turning to|On appeal|Specifically|"
-          r"Here|On the other hand|By contrast|Conversely|However)\b(?:[^.;]|\.(?!\s)){0,160}?, |"
+          r"Here|On the other hand|By contrast|Conversely|However|Considering|Addressing|(?:On|At) pages?)\b"
+          # the phrase ends at a comma or at a closing citation: "However, in reply (Answer, page 8) the examiner"
+          r"(?:[^.;]|\.(?!\s)|(?<=[A-Z])\.|(?<=\bNo)\.){0,160}?(?:, |\) )|"
           r"(?:In addition|Additionally|Finally|Further(?:more)?|Moreover|Similarly|Next|First|Second|Third|Also|"
           r"Instead|Again|However),? )?)")
 CUES = {
@@ -120,17 +122,24 @@ CUES = {
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
                          r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|"
-                         r"says|adds|added|(?:position|rationale|reasoning|view|opinion)(?: \([^)]{1,40}\))? (?:is|was|appears to be) "
-                         r"that)\b|"
+                         r"says|adds|added|attempts to|sets forth(?! (?:a |an )?(?:prima facie|sufficient|adequate|reasonable|proper))|"
+                         r"is of the (?:opinion|view)|(?:position|rationale|reasoning|view|opinion)(?: \([^)]{1,40}\))? "
+                         r"(?:is|was|appears to be) that)\b|"
+                         r"^It is (?:the )?[Ee]xaminer(?:'s|’s) (?:position|view|contention|opinion) that\b|"
                          r"^(?:The |Here, the )?[Ee]xaminer(?:'s|’s) (?:\w+ )?(?:position|rationale|reasoning|theory|"
                          r"contention)\b[^.]{0,120}? (?:is|was|appears to be) that\b|"
                          # the examiner's paper as the subject: "Page 4 of the answer characterizes Phillips as ..."
                          r"^(?:(?:Page|pages) [\d\s,and–-]+ of )?[Tt]he (?:(?:supplemental |final )?[Ee]xaminer(?:'s|’s) "
                          r"answer|answer|final (?:rejection|office action))(?: \([^)]{1,40}\))? (?:characterizes|states|"
                          r"explains|finds|asserts|notes|concludes|indicates|maintains)\b|"
-                         r"\b[Ii]n the [Ee]xaminer(?:'s|’s) (?:opinion|view)\b|\b[Aa]ccording to the [Ee]xaminer\b|"
+                         r"\b[Ii]n the [Ee]xaminer(?:'s|’s) (?:opinion|view)\b|"
+                         # what the rejection rests on, as the Board reports it: "Rejection II is based solely on ..."
+                         r"^(?:The |This |That )?(?:[Ee]xaminer(?:'s|’s) )?(?:[Rr]ejection|finding|determination)s?"
+                         r"(?: [IVX]+| of claims? [\d\u2013\-, and]+| that [^.;]{0,160}?)? (?:is|are|was|were) (?:\w+ly )?(?:based|premised|"
+                         r"predicated|grounded)(?: \w+ly)? (?:up)?on\b(?!.*\b(?:speculation|hindsight|erroneous|improper|"
+                         r"impermissible|mistaken)\b)|\b[Aa]ccording to the [Ee]xaminer\b|"
                          r"\bstands? (?:finally )?rejected\b",
-    "appellant_arguments": rf"(?:\bAppellants?|\bApplicants?|{_OPENS}(?:the )?(?:appellants?|applicants?))(?:'s?|’s?)? (?:(?:also|further|then|additionally|"
+    "appellant_arguments": rf"(?:\bAppellants?|\bApplicants?|{_OPENS}(?:[Tt]he )?(?:appellants?|applicants?))(?:'s?|’s?)? (?:(?:also|further|then|additionally|"
                            r"alternatively|similarly|first|next|again|now|instead|essentially|specifically) )?"
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
                            r"responds?|responded|relies|rely|relied|disputes?|urges?|alleges?|alleged|reasons|explains?|"
@@ -138,8 +147,12 @@ CUES = {
                            r"believes?|states?|stated|traverses?|traversed|propose[sd]?|concede[sd]?|"
                            r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|"
                            r"adds|observes|"
-                           r"emphasizes|insists|counters|replies|(?:position|rationale|view) is)\b|"
+                           r"emphasizes|insists|counters|replies|(?:position|rationale|view) is|are of the (?:opinion|view))\b|"
+                           r"^It is (?:the )?[Aa]ppellants?(?:'s?|’s?) (?:position|view|contention|argument) that\b|"
                            r"\b[Aa]ccording to [Aa]ppellants?\b|\b[Ii]n [Aa]ppellants?(?:'s?|’s?) view\b|"
+                           # counsel at the oral hearing: "At oral hearing the appellants' counsel noted that ..."
+                           r"\b(?:[Aa]ppellants?|[Aa]pplicants?)(?:'s?|’s?) (?:counsel|attorney|representative)s? "
+                           r"(?:(?:also|further) )?(?:noted|argued|stated|asserted|contended|urged|explained)\b|"
                            r"^[Aa]ppellants?(?:'s?|’s?) (?:(?:principal|main|primary|first|second|remaining|only) )?"
                            r"(?:argument|contention|position)s?\b|\b[Ii]t (?:was|is) argued\b|"
                            # a party named ("Bayer argues"): the Board and the references never argue or contend
@@ -157,7 +170,7 @@ _FACTS = re.compile(r"^(?:Independent |Dependent )?[Cc]laims? [\d\u2013\-, and]+
                     r"disclosure|(?:claimed )?subject matter)\b|"
                     r"\breal party in interest\b|\bgroups? of claims\b|\bstands? or falls? together\b|\bappeals? (?:\w+ )?under 35 U\.S\.C\. § ?134\b")
 _PAPERS = {"appellant_arguments": r"(?:Appeal|App\.|Reply) Br\.|\bBr\.|Appeal Brief|Reply Brief",
-           "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\."}
+           "examiner_findings": r"(?:Non-)?Final (?:Act|Rej)\.|\bAns\.|Examiner's Answer|Adv\. Act\.|Office Act\.|\bFOA\b"}
 _CITE_TAIL = {role: re.compile(rf"(?:^|[.;(]\s*|\s(?:See|see|citing)\s)(?:See,? |see,? |e\.g\.,? )?(?:{p})\s*"
                               rf"(?:at )?[\d\u2013\u2014\-, ¶:]+\)?\.?\s*$") for role, p in _PAPERS.items()}
 _ONE_CITE = (rf"(?:Id\.|{_PAPERS['appellant_arguments']}|{_PAPERS['examiner_findings']}|Spec\.|Fig\.|Figs\.)"
@@ -169,7 +182,7 @@ _BARE_CITE = re.compile(rf"^(?:See,? |see,? |Cf\. |e\.g\.,? )?(?:e\.g\.,? )?{_ON
 _PAREN_TAIL = re.compile(r"[(\[]([^()\[\]]{1,90})[)\]]\.?[)\]]?\.?\s*(?:\d{1,2})?\s*$")
 _PARTY_PAPER = {"examiner_findings": re.compile(r"(?i)\b(?:(?:sub(?:\.|stitute|plemental)? )?(?:examiner's |examiner’s )?"
                                                 r"answer|ans\.|final (?:act|rej|office action)|office action|"
-                                                r"non-final|advisory action|EA\s?\d)"),
+                                                r"non-final|advisory action|EA\s?\d|FOA\s?\d)"),
                 "appellant_arguments": re.compile(r"(?i)\b(?:(?:appeal|reply|principal|main|supplemental) )?brief\b|"
                                                   r"\b(?:R|App\. |Appeal |Reply )?Br\.?\s?\d|\bRBr\d|\brequest, page")}
 # a bare written-out citation: "See the brief at page 5, ...", "See pages 13-14 of the Appeal Brief."
@@ -189,6 +202,9 @@ def paper_tail(sentence: str) -> str | None:
 _CONTINUES = re.compile(r"^(?:In particular|Specifically|More specifically|Further(?:more)?|Additionally|In addition|"
                         r"Moreover|Also|Instead|Rather|That is|In other words|Alternatively|For example|For instance|"
                         r"Similarly|Likewise|Namely|They|He|She)\b|"
+                        r"^(?:First|Second|Third|Fourth|Finally|Next|Also|Further),? (?:he|she|they)\b|"
+                        # a pointer to where the party said it: "See page 2 of Paper No. 8 wherein the examiner ..."
+                        r"^See,? (?:also )?(?:pages?|Paper)\b|"
                         r"^[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)? (?:further|also|additionally) "
                         r"(?!\w+ed\b)|\b(?:allegedly|purportedly|according to)\b|^[\"\u201c\u2018']")
 DEFAULT_ROLE = {"statement_of_the_case": "facts", "analysis": "ptab_opinion"}
@@ -197,6 +213,8 @@ ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|al|No|Nos|Fig|Figs|Br|Ans|Act|Reply|Spec
                     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.|§)$")
 # where spaCy does not cut: after a closing quote, after "Id." / "Id. at 5." (tokenizer exceptions)
 _EXTRA_CUT = re.compile(r"(?:[.?!][\u201d\"\u2019]|\bId\.|\bId\. at [\d\u2013\-,: \u00b6]+\.|"
+                        # a closing "(Id.)" / "(Id. at 3.)": "... coding.” (Id.) Third, the examiner states ..."
+                        r"\(Id\.(?: at [\d\u2013\-,: \u00b6]+\.?)?\)\.?|"
                         # a footnote marker glued to a sentence's last word: "... Rosen and Chung.1 Rather than ..."
                         r"(?<=[a-z]{3})\.\d{1,2}|"
                         # a footnote marker glued to a citation: "(Br. 4-6).4 First, ..."
@@ -352,13 +370,26 @@ def cue_role(sentence: str, section: str | None = None) -> str | None:
     return None
 
 
+# a party's sentence that introduces a block quote: "... they urge:", "the examiner explains that"
+_INTRODUCES = re.compile(r"(?::|\b(?:that|states?|stated|explains?|explained|argues?|argued|urges?|asserts?|contends?))$")
+
+
 def _is_subheading(par: str) -> bool:
     return len(par) < 80 and par[-1] not in ".:;\"')\u201d"
 
 
-def classify(sent: str, section: str, prev: str | None, following: str | None) -> tuple[str, str | None]:
+def open_quote(sentence: str | None) -> bool:
+    """Whether a quotation opened in the sentence is still open at its end (the next sentence continues it)."""
+    if not sentence:
+        return False
+    return sentence.count("\u201c") > sentence.count("\u201d") or sentence.count('"') % 2 == 1
+
+
+def classify(sent: str, section: str, prev: str | None, following: str | None,
+             prev_sent: str | None = None) -> tuple[str, str | None]:
     """(role, what decided it) of one sentence; `prev` is the role of the sentence before it in the same
-    paragraph (None at a paragraph start), `following` the next sentence of the paragraph."""
+    paragraph (None at a paragraph start), `following` the next sentence of the paragraph, `prev_sent` the
+    sentence before (a quotation it leaves open goes on in this one)."""
     if board := board_voice(sent):
         return "ptab_opinion", f"board:{board}"
     if _BARE_CITE.match(sent) or _WRITTEN_CITE.match(sent):  # "Final Act. 4." documents the sentence before it
@@ -369,7 +400,8 @@ def classify(sent: str, section: str, prev: str | None, following: str | None) -
         return role, role
     if BOARD_LEANING.search(sent):
         return "ptab_opinion", "board_leaning"
-    if prev in ATTRIBUTED and (_CONTINUES.search(sent) or (following and cited_party(following) == prev)):
+    if prev in ATTRIBUTED and (_CONTINUES.search(sent) or open_quote(prev_sent) or
+                               (following and cited_party(following) == prev)):
         return prev, "continues"
     return DEFAULT_ROLE[section], None
 
@@ -393,7 +425,7 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-8"
+    name = "rules-9"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()
@@ -412,14 +444,15 @@ class RuleSplitter:
             if section not in SPLIT_SECTIONS:
                 continue
             boards = False  # under a sub-heading of the Board's own (NEW GROUND OF REJECTION, ISSUE ...)
-            quoted = None  # the party whose sentence ending in ":" introduces the next paragraph (a block quote)
+            quoted = None  # the party whose sentence ending in ":" or "that" introduces the next paragraph (a block quote)
             for par in paras:
                 if _is_subheading(par):
                     boards = bool(_ANALYSIS_OF_BOARD.search(par.strip()))
                     continue
                 sents, prev, roles = sentences(par), None, []
                 for i, sent in enumerate(sents):
-                    role, cue = classify(sent, section, prev, sents[i + 1] if i + 1 < len(sents) else None)
+                    role, cue = classify(sent, section, prev, sents[i + 1] if i + 1 < len(sents) else None,
+                                         sents[i - 1] if i else None)
                     # under the Board's own sub-heading only what a party's cue or paper attributes is not the
                     # Board's (findings of fact quote the briefs: "2. Appellants argue that ... Br. 23.")
                     if boards and cue not in ATTRIBUTED and not (cue == "citation" and prev in ATTRIBUTED):
@@ -427,9 +460,9 @@ class RuleSplitter:
                     roles.append((role, cue))
                     prev = role
                 roles = _paragraph_roles(sents, roles) if sents else roles
-                if quoted and not any(board_voice(t) for t in sents):
-                    roles = [(quoted, "quoted")] * len(sents)
-                quoted = roles[-1][0] if sents and roles[-1][0] in ATTRIBUTED and sents[-1].endswith(":") else None
+                if quoted and not board_voice(sents[0]):  # the quote's sentences in the Board's voice stay its
+                    roles = [r if board_voice(t) else (quoted, "quoted") for t, r in zip(sents, roles)]
+                quoted = roles[-1][0] if sents and roles[-1][0] in ATTRIBUTED and _INTRODUCES.search(sents[-1]) else None
                 yield section, sents, roles
 
 

@@ -43,7 +43,7 @@ def build_pilot_cmd(data_dir: Annotated[Path | None, typer.Option("--data-dir", 
                     allow_drop: Annotated[bool, typer.Option(help="publish despite a quality-gate drop")] = False,
                     allow_drift: Annotated[bool, typer.Option(help="publish despite a column drift past the quality gate (PF_QUALITY__*)")] = False,
                     splitter: Annotated[str | None, typer.Option(help="opinion split: rules | classifier | llm (default: llm when PF_LLM__BASE_URL "
-                                                              "is set, else rules)")] = None
+                                                              "is set, else classifier)")] = None
                     ) -> None:
     """Build PILOT-Bench (PTAB opinion split + labels) from the warehouse and publish a verified version."""
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
@@ -65,10 +65,15 @@ def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
                reference: Annotated[Path | None, typer.Option(help="reference fixtures folder (ptab_real/ and "
                                                              "ptab_decisions/); default: the repository's")] = None,
                llm: Annotated[bool | None, typer.Option("--llm/--no-llm", help="score the LLM route too (default: "
-                                                        "when PF_LLM__BASE_URL is set)")] = None) -> None:
-    """Each opinion-split route's precision/recall for the two input roles on the reference decisions (the real
-    decisions' blind batches, the rest of them, the real-style set) and the Board sentences it put into an input:
-    the rules, the trained classifier (trained on the non-blind sets only), and the LLM when an endpoint is set."""
+                                                        "when PF_LLM__BASE_URL is set)")] = None,
+               write_scores: Annotated[bool, typer.Option(
+                   "--write-scores", help="rewrite the committed scores of the rules and the classifier (what the "
+                                          "PILOT card shows), keeping each blind batch's first-score note and "
+                                          "writing it for a batch scored for the first time")] = False) -> None:
+    """Each opinion-split route's precision/recall for the two input roles on the reference decisions (a row per
+    blind batch of the real decisions, a new batch included as soon as its files say `batch: N`, the rest of them,
+    the real-style set) and the Board sentences it put into an input: the rules, the trained classifier (trained on
+    the dev decisions and blind batches 1-5, never on a later one), and the LLM when an endpoint is set."""
     from patentfactory.stages import llm_routes
     from transforms.opinion_reference import REFERENCE_DIR, reference_sets, routes_table
 
@@ -81,5 +86,36 @@ def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
     for r in rows:
         out.print(f"{r['route']} | {r['set']} | {r['decisions']} | {r['sentences']} | {r['appellant_p']} | "
                   f"{r['appellant_r']} | {r['examiner_p']} | {r['examiner_r']} | {r['board_in_inputs']}", soft_wrap=True)
+    if write_scores:
+        for path in _write_scores(splitters[:2], reference or REFERENCE_DIR):
+            out.print(f"wrote {path}")
     if "llm" not in routes:
         out.print("(set PF_LLM__BASE_URL and PF_LLM__MODEL, or pass --llm, to score the LLM route beside the rules)")
+
+
+def _write_scores(splitters: list, reference: Path, paths: tuple[Path, Path] | None = None) -> list[Path]:
+    """The committed scores of the rules and the classifier (`paths`; default the package's), rewritten from today's
+    figures: the notes already there are kept, a blind batch scored for the first time gets its first score as its
+    note."""
+    import json
+
+    from patentfactory.stages.build_pilot import CLASSIFIER_SCORES, REFERENCE_SCORES
+    from transforms.opinion_classifier import route_report
+    from transforms.opinion_reference import committed_notes, first_score_note, reference_report, reference_sets
+
+    sets = reference_sets(reference)
+    written = []
+    for path, splitter in zip(paths or (REFERENCE_SCORES, CLASSIFIER_SCORES), splitters):
+        notes = committed_notes(json.loads(path.read_text(encoding="utf-8")) if path.exists() else {})
+        if hasattr(splitter, "model"):
+            report = route_report(splitter, notes, sets)
+        else:
+            report = reference_report(sets["real-style"], splitter, notes.get("held_out", ""), sets,
+                                      {k: v for k, v in notes.items() if k != "held_out"})
+        for key, part in report["real"].items():
+            if key.startswith("blind") and "note" not in part:
+                part["note"] = first_score_note(splitter.name, part)
+        path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+

@@ -18,6 +18,7 @@ import polars as pl
 
 from sources.ptab_pdf import fffd_pages
 from transforms import opinions, ptab_labels
+from transforms.opinion_reference import BLIND_BATCH
 from common.patent_ids import app_join_key_expr
 from transforms.tasks import pilot
 
@@ -94,31 +95,47 @@ def _role_table(roles: dict) -> str:
                        for r, v in roles.items()))
 
 
-def _real_text(real: dict) -> str:
-    """The real decisions: the blind figures of the splitter used (its freshest blind batch, or every batch pooled
-    for a trained route that saw none of them), then all of them."""
-    batches = sorted((k for k in real if k.startswith("blind")), key=lambda k: int(k.partition("_")[2] or 1))
-    b, a = real.get("pooled_blind") or real[batches[-1]], real["all"]
-    seen = ("the non-blind ones are what the classifier was trained on" if "pooled_blind" in real else
-            "all but the blind batch above were seen while the rules were written")
-    unseen = ("it never saw in training or tuning; the note gives each batch's first score, the table today's" if
-              "pooled_blind" in real else "labelled after the rules of its day were frozen; the note gives the "
-              "batch's first and only blind score, the table today's")
-    return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1998-2022, copied from public "
+def _real_text(real: dict, cv: dict | None = None) -> str:
+    """The real decisions: the blind figures of the splitter used (batch `BLIND_BATCH`, labelled apart and scored
+    once after the route was frozen; the lead's note gives that first score), the spent blind batches it was tuned
+    (and trained) on, the trained route's leave-one-batch-out figures, then all of them."""
+    a, key = real["all"], f"blind_{BLIND_BATCH}"
+    spent = [k for k in real if k.startswith("blind") and k != key]
+    if key in real:
+        b = real[key]
+        blind = (f"blind figures of this splitter: batch {BLIND_BATCH} ({b['decisions']} decisions, {b['sentences']} "
+                 "sentences labelled apart and never seen while it was written, trained or tuned; scored once after "
+                 f"it was frozen): Board sentences that reached an input role today: **{b['board_sentences_in_inputs']}**. "
+                 f"{b.get('note', '')}\n\n" + _role_table(b["roles"]))
+    else:
+        blind = (f"the blind figure of this splitter comes from batch {BLIND_BATCH}, labelled apart while it was "
+                 "written and trained and scored once after it was frozen (`pf pilot routes`, rows `real blind "
+                 f"{BLIND_BATCH}`); it is not scored in this build's copy yet.")
+    pooled = sum(real[k]["board_sentences_in_inputs"] for k in spent)
+    lobo = ""
+    if cv:
+        p = cv["pooled"]
+        lobo = (f"\n\nLeave-one-batch-out cross-validation (trained on every other decision, each of blind batches "
+                f"{', '.join(k for k in cv if k != 'pooled')} scored in turn, {p['decisions']} decisions pooled): Board "
+                f"sentences in an input: {p['board_sentences_in_inputs']}.\n\n"
+                "| role | P | R | support |\n|---|---:|---:|---:|\n" +
+                "\n".join(f"| {r} | {v['precision']} | {v['recall']} | {v['support']} |" for r, v in p["roles"].items()))
+    return (f"\n\nOn real Board decisions ({a['decisions']} BPAI and PTAB decisions, 1995-2022, copied from public "
             "pages with their sources, every sentence of STATEMENT OF THE CASE and ANALYSIS labelled by hand; "
-            f"tests/transforms/fixtures/ptab_real), blind figures of this splitter ({b['decisions']} decisions, "
-            f"{b['sentences']} sentences {unseen}): Board sentences that reached an input role today: "
-            f"**{b['board_sentences_in_inputs']}**. {b.get('note', '')}\n\n" + _role_table(b["roles"])
-            + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; {seen}, so these figures are "
-              "not blind): Board sentences in an input: "
-              f"{a['board_sentences_in_inputs']}.\n\n" + _role_table(a["roles"]))
+            f"tests/transforms/fixtures/ptab_real), {blind}\n\nBlind batches 1-{len(spent)} "
+            f"({sum(real[k]['decisions'] for k in spent)} decisions) were each scored once when fresh (first scores in "
+            "the notes of the committed scores); this splitter was tuned"
+            + (" and trained" if cv else "") + " on them since, so today's figures on them are not blind: Board sentences "
+            f"that reached an input role today: **{pooled}**." + lobo
+            + f"\n\nAll {a['decisions']} real decisions ({a['sentences']} sentences; not blind): Board sentences in "
+              f"an input: {a['board_sentences_in_inputs']}.\n\n" + _role_table(a["roles"]))
 
 
 def _reference_text(ref: dict | None, splitter: str) -> str:
     if ref is None:
         return (f"\n\nNo reference-set score is committed for splitter `{splitter}`; `pf pilot routes` measures "
                 "every route on the reference decisions.")
-    parts = [_real_text(ref["real"]) if ref.get("real") else "",
+    parts = [_real_text(ref["real"], ref.get("leave_one_batch_out")) if ref.get("real") else "",
              f"\n\nOn {ref['all']['decisions']} hand-labelled real-style decisions ({ref['all']['sentences']} "
              "sentences; STATEMENT OF THE CASE + ANALYSIS written the way PTAB decisions are, affirmed, reversed, "
              "affirmed-in-part and new-ground outcomes, 101/102/103/112 issues; every sentence labelled by hand), "
@@ -263,7 +280,7 @@ def _reproducing(df: pl.DataFrame) -> str:
         "and the zero-shot results per input setting (the paper's main tables: Issue Type, Board Authorities, "
         "Subdecision fine/coarse; base / merge / split+claim on the same aligned cases). Build "
         "with `pf ingest ptab --from 2006-01-01` then `pf build pilot --splitter llm` (the paper's Gemini "
-        "opinion split needs an OpenAI-compatible endpoint; the default rule splitter gives different inputs), "
+        "opinion split needs an OpenAI-compatible endpoint; the default offline split gives different inputs), "
         "and score a model's predictions with the metrics of `patentfactory/evaluation/metrics.py` (the "
         "paper's sklearn evaluator: labels = union of gold and predicted, zero_division 0; checked against "
         "sklearn in tests/evaluation/test_metrics.py). `pf eval pilot` scores the no-model floors "
@@ -279,7 +296,7 @@ def build_and_publish_pilot(data_dir: str | Path, out_root: str, seed: int = 133
                             publish_options: PublishOptions = PublishOptions(),
                             splitter: str | None = None, llm: LLMSettings = LLMSettings()) -> Published:
     """Warehouse -> PILOT-Bench tasks -> versioned publish. `splitter`: rules | classifier | llm (None: llm when
-    `llm.base_url` (the entry point's PF_LLM__BASE_URL) is set, else rules; stages/llm_routes.py)."""
+    `llm.base_url` (the entry point's PF_LLM__BASE_URL) is set, else classifier; stages/llm_routes.py)."""
     root = Storage(data_dir)
     wh = Warehouse(root.sub("warehouse"))
     counts: dict[str, int] = {}

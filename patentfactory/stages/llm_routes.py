@@ -303,8 +303,9 @@ def route_card(route: object, unit: str, rule_name: str) -> str:
                 f"sentences) on top of {rule_name}: the Board's voice first, then the rules' attributions, then the "
                 f"model's at a probability of {st['threshold']} or more. Weights committed "
                 "(patentfactory/stages/pilot_classifier.json, remade deterministically by `python -m "
-                f"transforms.opinion_classifier`), trained on the {route.model['trained_on']['decisions']} non-blind "
-                f"reference decisions only, settings by {st['folds']}-fold cross-validation grouped by decision "
+                f"transforms.opinion_classifier`), trained on the {route.model['trained_on']['decisions']} reference "
+                "decisions of the dev set, the spent blind batches and the real-style set (never on the blind batch "
+                f"that gives its blind figure), settings by {st['folds']}-fold cross-validation grouped by decision "
                 f"(the model alone out of fold: appellant P {cv['appellant_arguments']['precision']} R "
                 f"{cv['appellant_arguments']['recall']}, examiner P {cv['examiner_findings']['precision']} R "
                 f"{cv['examiner_findings']['recall']}). Offline and deterministic.")
@@ -321,9 +322,10 @@ def route_card(route: object, unit: str, rule_name: str) -> str:
 
 def make_splitter(route: str | None, data_dir: str | Path, llm: LLMSettings,
                   dry_run: bool = False) -> OpinionSplitter:
-    """`--splitter rules|classifier|llm` (None: llm when `llm.base_url`, PF_LLM__BASE_URL, is set, else rules);
-    `llm`: the entry point's settings.llm."""
-    route = choose(route, llm, "rules")
+    """`--splitter rules|classifier|llm` (None: llm when `llm.base_url`, PF_LLM__BASE_URL, is set, else the
+    classifier, the better offline route by leave-one-batch-out cross-validation on the real decisions:
+    transforms/opinion_classifier.batch_cv); `llm`: the entry point's settings.llm."""
+    route = choose(route, llm, "classifier")
     if route == "rules":
         return opinions.RuleSplitter()
     if route == "classifier":  # the trained route over the rules (committed weights, offline)

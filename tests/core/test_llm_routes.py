@@ -25,6 +25,7 @@ from patentfactory.store.storage import Storage
 from sources.llm import ChatClient, InvalidAnswer
 from sources.ptab_pdf import parse_decision_pdf
 from transforms import opinions
+from transforms.opinion_classifier import ClassifierSplitter
 from transforms.outlines import LEVELS, add_outlines, iter_sections, num_characters, section_bullets
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample"
@@ -301,7 +302,8 @@ def test_the_route_follows_the_settings_unless_named(tmp_path, monkeypatch):
 
     monkeypatch.delenv("PF_LLM__BASE_URL", raising=False)
     monkeypatch.setenv("PF_LLM__MODEL", "replica")
-    assert isinstance(llm_routes.make_splitter(None, tmp_path, llm()), opinions.RuleSplitter)
+    # the default offline split is the trained route since classifier-4 (leave-one-batch-out CV on real decisions)
+    assert isinstance(llm_routes.make_splitter(None, tmp_path, llm()), ClassifierSplitter)
     assert llm_routes.make_writer(None, tmp_path, llm()) is llm_routes.offline_writer()
     assert isinstance(llm_routes.make_writer("llm", tmp_path, llm()), LLMBulletWriter), "cache-only: a rebuild offline"
     monkeypatch.setenv("PF_LLM__BASE_URL", "http://127.0.0.1:9/v1")

@@ -110,7 +110,8 @@ def test_endpoint_down_defers_and_the_plan_counts_misses(setup, tmp_path, monkey
 
 def test_pilot_on_the_trained_classifier_route(setup, tmp_path, monkeypatch):
     """`--splitter classifier`: no endpoint needed; the manifest names the route and its settings, the card reports
-    its blind figures (every blind batch pooled), and the publish step's Board-voice check ran on its output."""
+    where its blind figure comes from (batch 6), the spent batches it was trained on and its leave-one-batch-out
+    figures, and the publish step's Board-voice check ran on its output."""
     _, data = setup
     _env(monkeypatch, None)
     out = tmp_path / "published"
@@ -121,12 +122,13 @@ def test_pilot_on_the_trained_classifier_route(setup, tmp_path, monkeypatch):
     report = inspect_version(Storage(out), "pilot", version)
     assert report.ok, report.problems
     config = report.manifest["config"]
-    assert config["splitter"] == "classifier-3" and config["split_route"]["route"] == "classifier"
+    assert config["splitter"] == "classifier-4" and config["split_route"]["route"] == "classifier"
     assert "no_board_voice_in_inputs" in json.dumps(report.manifest)
     pooled = report.manifest["stats"]["reference_scores"]["real"]["pooled_blind"]
     card = (out / "pilot" / version / "README.md").read_text()
-    assert "Route `classifier`: `classifier-3`" in card and "Splitter `classifier-3` (a logistic regression" in card
-    assert f"blind figures of this splitter ({pooled['decisions']} decisions, {pooled['sentences']} sentences it never saw" in card
+    assert "Route `classifier`: `classifier-4`" in card and "Splitter `classifier-4` (a logistic regression" in card
+    assert "the blind figure of this splitter comes from batch 6" in card and "Leave-one-batch-out cross-validation" in card
+    assert f"Blind batches 1-5 ({pooled['decisions']} decisions) were each scored once when fresh" in card
     assert report.manifest["stats"]["role_agreement"]["roles"]["appellant_arguments"]["f1"] > 0
 
 

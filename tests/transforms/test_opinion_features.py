@@ -65,3 +65,22 @@ def test_a_bare_citation_after_the_boards_sentence_stays_the_boards():
     par = ("Although the appellants refer to the advantage asserted in the specification, they do not explain why "
            "the claimed ratio is critical. See the Reply Brief, page 1.")
     assert [s.role for s in route.split(f"ANALYSIS\n\n{par}").sentences] == ["ptab_opinion", "ptab_opinion"]
+
+
+@pytest.mark.parametrize("sentence", [
+    # r29, r05, b05: the Board weighing a party against itself, framing the issue, commenting on the briefing
+    "Further, even if there were some reason to combine these references, even the examiner admits that, together, "
+    "the Halverson and DeBusk references still do not teach the claimed subject matter.",
+    "The issue is whether Appellants have shown that the Examiner erred in holding the combination of Keller and "
+    "Vitali would have rendered the subject matter of claim 2 obvious.",
+    "The examiner’s subsequent reliance upon the Response at pages 4 and 5 of the answer is only briefly mentioned in "
+    "the entire discussion in the brief and reply brief.",
+])
+def test_the_board_framing_or_weighing_is_vetoed(sentence):
+    assert board_veto(sentence)
+
+
+def test_the_final_office_action_cited_as_foa_is_the_examiners_paper():
+    """"FOA 5" (the final Office action) names the examiner's paper, like "Final Act. 5" (features v3)."""
+    assert "paper=act" in features("analysis", ["Smith teaches a hinge (FOA 5)."], [("ptab_opinion", None)], 0)
+    assert closing_paper("Smith teaches a hinge (FOA 5).") == "examiner_findings"

@@ -173,3 +173,60 @@ def test_a_quoted_brief_block_is_the_partys_even_under_findings_of_fact():
     assert got["The record supports the following findings of fact."] == "ptab_opinion"
     assert got["3. Keller discloses a plate."] == "ptab_opinion"
     assert [r for s, r in got.items() if "lower" in s or s == "Br. 23."] == ["appellant_arguments"] * 4
+
+
+def test_examiner_findings_as_blind_batches_word_them():
+    """rules-9: what the blind batches 1-5 showed the rules missing, each in a real decision's words (d01, d06, d04,
+    e02, e06, f09): a finding opened by a phrase that ends at a citation or runs through "§ 112,", "is of the
+    opinion", "It is the examiner's position that", "sets forth", "attempts to", what a rejection is based on."""
+    text = ("ANALYSIS\n\nAt page 8 of the Answer, the examiner sets forth three reasons for finding the claims "
+            "indefinite. We will consider each in turn.\n\n"
+            "Considering first the rejection of claim 2 under the second paragraph of § 112, the examiner is of the "
+            "opinion that this claim is indefinite because “the trailing edge” lacks an antecedent basis.\n\n"
+            "In the present case, the examiner has not satisfied this burden. It is the examiner’s position that the "
+            "phrase, “maintaining the saturation substantially throughout” is indefinite as use of this phrase does "
+            "not clearly set forth the limits of the claims. See Answer, page 4.\n\n"
+            "It is appellants’ position that support for the criticized language can be found at pages 16 and 17 of "
+            "the present specification.\n\n"
+            "With respect to independent claims 1 and 4, the Examiner attempts to read the various limitations on "
+            "the disclosure of Fults.\n\n"
+            "There are two rejections of all the claims under the first paragraph of 35 U.S.C. § 112. Rejection II "
+            "is based solely on the requirement for an enabling disclosure.")
+    got = [(s.role, s.text[:24]) for s in RuleSplitter().split(text).sentences]
+    assert got == [("examiner_findings", "At page 8 of the Answer,"), ("ptab_opinion", "We will consider each in"),
+                   ("examiner_findings", "Considering first the re"), ("ptab_opinion", "In the present case, the"),
+                   ("examiner_findings", "It is the examiner’s pos"), ("examiner_findings", "See Answer, page 4."),
+                   ("appellant_arguments", "It is appellants’ positi"), ("examiner_findings", "With respect to independ"),
+                   ("ptab_opinion", "There are two rejections"), ("examiner_findings", "Rejection II is based so")]
+    # what a rejection rests on is the Board's when it judges it, and so is a prima facie case set forth
+    for sent in ("The rejection is based on speculation.", "The Examiner sets forth a prima facie case of obviousness.",
+                 "The Examiner has set forth a prima facie case of obviousness."):
+        assert roles_of(f"ANALYSIS\n\n{sent}") == {sent: "ptab_opinion"}, sent
+
+
+def test_a_quotation_or_a_block_quote_keeps_the_voice_of_who_is_quoted():
+    """A quotation left open goes on in the next sentence (e06); a paragraph introduced by "the examiner explains
+    that" or "appellants argue ... that:" is the quoted party's (d03, c02), except a sentence in the Board's voice."""
+    e06 = ("ANALYSIS\n\nWe note the examiner’s failure to identify where the specification discloses, “the pore size "
+           "may be 250-1200 microns.” However, in responding to appellants’ arguments (Answer, page 8) the examiner "
+           "states “[i]t is the examiner’s position that the specification is not enabling for any pore size. "
+           "Further, the function of the test strip is highly dependent upon the pore size.”")
+    assert [s.role for s in RuleSplitter().split(e06).sentences] == ["ptab_opinion", "examiner_findings",
+                                                                     "examiner_findings"]
+    d03 = ("ANALYSIS\n\nThe examiner contends that the language renders the claim indefinite “since it has no meaning” "
+           "(answer, page 3). On page 5 of the answer, the examiner explains that\n\n[i]t is clear that the language "
+           "has no meaning when seen in view of the drawing. To one of ordinary skill in the art, the language "
+           "appears to state that the plate cylinder can be moved. However, this is not appellant’s invention, and "
+           "thus the meaning of the language is unclear.\n\nWe disagree.")
+    assert [s.role for s in RuleSplitter().split(d03).sentences] == ["examiner_findings"] * 5 + ["ptab_opinion"]
+    c02 = ("ANALYSIS\n\nIn response, appellants argue (Brief, page 16) that:\n\nLackner et al only utilize diffusion "
+           "and do not provide a pressure gradient. Rather than teach the use of pressure as claimed in the present "
+           "invention, Lackner et al suggest removal of the membrane barrier. This statement leads one skilled in "
+           "the art to a path divergent from the path taken by the [a]ppellants, and as such, teaches away.")
+    assert [s.role for s in RuleSplitter().split(c02).sentences] == [
+        "appellant_arguments", "appellant_arguments", "ptab_opinion", "appellant_arguments"]
+    # a closing "(Id.)" ends the examiner's sentence (e04)
+    assert sentences("Second, he alleges, “[t]he Grid provides synchronization information.” (Id.) Third, the "
+                     "examiner states, “[t]he ‘method’ of claim 1 is subject to the same rejection.” (Id. at 3.)") == [
+        "Second, he alleges, “[t]he Grid provides synchronization information.” (Id.)",
+        "Third, the examiner states, “[t]he ‘method’ of claim 1 is subject to the same rejection.” (Id. at 3.)"]
