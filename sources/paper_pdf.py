@@ -26,7 +26,8 @@ where sections are numbered such a lead labels a paragraph, as GROBID keeps it).
 lines of one style is one heading, and so is an "APPENDIX" line with the title under it ("APPENDIX: MEAN
 ADMISSION DELAY"). A line whose words stand in separate cells ("Matrix C   Matrix D": a figure's labels, a
 table's header) is no heading unless numbered; "References" is never a table's header. A minor heading may be
-set smaller than the body in a bold face of its own, straight above body text (Annals). No heading: a date
+set smaller than the body in a bold face of its own, straight above body text (Annals), and a numbered one
+in typewriter set larger than the body ("3.1. readData", JSS). No heading: a date
 ("3 November 2014"), a first number on the title page that starts no numbering ("10 Kings College Road"), a
 line set over another (a second text layer), a contents page's entries (numbered lines that come again on
 later pages). In a numbered paper
@@ -57,7 +58,8 @@ _LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
 # "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
 _CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?(\s*[.:|]|\s*$|\s+[A-Z(\d])")
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
-_ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
+_TYPEWRITER = re.compile(r"mono|courier|cmtt|sftt", re.I)
+_ITALIC = re.compile(r"ital|obli|slant|^cmsl|\.i$|-it$", re.I)  # TeX's slanted CMSL reads as italic
 _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
 _FRONT = re.compile(r"^(abstract|contents|table of contents|ccs concepts|index terms|keywords|key words)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
@@ -310,6 +312,17 @@ def _wide(ln: Line) -> bool:
     return ln.x1 - ln.x0 >= 0.85 * (ln.col_x1 - ln.col_x0)
 
 
+def _family(font: str) -> str:
+    """A font's family without its weight and style: Syntax-Bold -> syntax, NimbusRomNo9L-Medi -> nimbusromno9l."""
+    return re.split(r"[-,]", font, maxsplit=1)[0].lower()
+
+
+def _code_title(ln: Line, body: float) -> bool:
+    """A numbered title set larger than the body in typewriter: a function's name as a section (JSS
+    "3.1. readData"), a heading though in a code face and lower case."""
+    return bool(_TYPEWRITER.search(ln.font)) and ln.size > body + 0.4 and _NUMBERED.match(ln.text.strip()) is not None
+
+
 def _overlaps(a: Line, b: Line | None) -> bool:
     """`b` is set over `a` (a second text layer: an edit pasted over the page), not above or below it."""
     return b is not None and _same_column(a, b) and min(a.x1, b.x1) > max(a.x0, b.x0) \
@@ -324,14 +337,14 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         return False
     if len(words) > (20 if _NUMBERED.match(text) else 14) or len(text) < 3 or _CAPTION.match(text) \
             or not (text[0].isupper() or text[0].isdigit()) or not re.search(r"[A-Za-z]{3}", text) \
-            or _SYMBOL_FONT.search(ln.font):
-        return False
+            or (_SYMBOL_FONT.search(ln.font) and not _code_title(ln, body)):
+        return False  # code or formulas
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
     if text.endswith("-") or words[-1].lower() in _OPEN_END \
             or (re.search(r"[a-z]{2}(?<!\bvs)[.?!] [A-Z]", text) and not _APPENDIX.match(text)) \
-            or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower()):
+            or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower() and not _code_title(ln, body)):
         return False  # running text: a line that breaks off, or holds a sentence's end
     if re.match(r"^[A-Za-z]+:\s", text):
         return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
@@ -351,8 +364,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if ln.size < body - 1.3:
         # a minor heading set small in a bold face of its own (Annals: sans over a serif body), straight above
         # body text or its own second line; a box's title over small text is none
-        return ln.bold and ln.size >= body - 2.6 and standalone and DIGITS.sub("", ln.font) != DIGITS.sub(
-            "", body_font) and nxt is not None and _same_column(ln, nxt) and 0 <= nxt.top - ln.bottom < ln.size \
+        return ln.bold and ln.size >= body - 2.6 and standalone and _family(ln.font) != _family(body_font) \
+            and ":" not in text and nxt is not None and _same_column(ln, nxt) and 0 <= nxt.top - ln.bottom < ln.size \
             and (nxt.size >= body - 0.4 or (_continues(ln, nxt) and nxt.bold))
     short = ln.x1 - ln.x0 < 0.85 * max(1.0, ln.col_x1 - ln.col_x0)
     if ln.bold:
@@ -421,6 +434,8 @@ def parse_pdf(data: bytes) -> list[dict]:
         # after a roman-numbered heading, "A. Title" in its own face is a lettered subsection (IEEE)
         lettered = not after_refs and last_number is not None and not last_number[0].isdigit()
         num = _number(text, after_refs or lettered)
+        if num is None and _code_title(ln, body):
+            num = _NUMBERED.match(text).groups()  # "3.1. readData"
         if num and last_number is None and ln.page == 0 and not _follows(None, num[0]):
             num = None  # "10 Kings College Road" in an author block: the first section number is 1, I or A
         if num and lettered and _LETTERED.match(text) and not _ROMAN.match(text) \

@@ -312,14 +312,16 @@ def test_dates_addresses_and_overlaid_text_are_no_headings():
 
 def test_small_bold_sans_subheadings_and_a_box_title():
     """Annals' minor headings: bold sans at 8.5 pt over a 10.5 pt serif body, standing apart, one wrapped over two
-    lines; the "Key Summary Points" box title over its small sans text is no heading."""
+    lines; the "Key Summary Points" box title over its small sans text and a small bold label of the body's
+    family ("Gold Answer: 5:02") are no headings."""
     body = lambda n: [("Times-Roman", 10.5, t) for t in _body(n, 45)]  # noqa: E731
     left = _column(54, 90, [*body(6), ("Times-Roman", 10.5, ""), ("Helvetica-Bold", 11, "METHODS"), *body(10),
                             ("Times-Roman", 10.5, ""),
                             ("Helvetica-Bold", 8.5, "Surveillance Systems Collecting Clinical Reports"), *body(8),
                             ("Times-Roman", 10.5, ""),
                             ("Helvetica-Bold", 8.5, "Surveillance Systems Collecting Zoonotic and Animal"),
-                            ("Helvetica-Bold", 8.5, "Disease Data"), *body(8)], lead=12)
+                            ("Helvetica-Bold", 8.5, "Disease Data"), *body(8), ("Times-Roman", 10.5, ""),
+                            ("Times-Bold", 9, "Gold Answer: 5:02"), *body(4)], lead=12)
     right = _column(318, 90, [*body(6), ("Times-Roman", 10.5, ""), ("Helvetica-Bold", 9, "Key Summary Points"),
                               *[("Helvetica", 9, t) for t in _body(8, 50)], ("Times-Roman", 10.5, ""),
                               ("Helvetica-Bold", 11, "DISCUSSION"), *body(14)], lead=12)
@@ -361,3 +363,29 @@ def test_a_heading_on_the_baseline_of_text_wrapped_around_a_figure():
     texts = [ln.text for ln in read_lines(_canvas_pdf(items))]
     assert "with baseline covariates and indicators for medi-" in texts and "3.1 The MGP-RNN Classifier" in texts
     assert "cations and the values of the labs drawn at the same time" in texts
+
+
+def test_numbered_typewriter_headings():
+    """JSS names a section after a function: "3.1. readData", the number bold, the name in typewriter set larger
+    than the body. It is a heading though lower case and in a code face; code lines at body size are not."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    y = 740.0
+    rows = [[(72, "Times-Bold", 16, "TIMP: An R Package")], [(72, "Times-Roman", 10, "A. Author")],
+            [(72, "Times-Bold", 12, "1. Introduction")], *[[(72, "Times-Roman", 10, t)] for t in _body(10, 90)],
+            [(72, "Times-Bold", 12, "2. The package")], *[[(72, "Times-Roman", 10, t)] for t in _body(6, 90)],
+            [(72, "Courier", 10, "fit <- fitModel(data, model)")],
+            *[[(72, "Times-Roman", 10, t)] for t in _body(4, 90)],
+            [(72, "Times-Bold", 12, "2.1."), (100, "Courier", 12, "readData")],
+            *[[(72, "Times-Roman", 10, t)] for t in _body(6, 90)],
+            [(72, "Times-Bold", 12, "2.2."), (100, "Courier", 12, "initModel")],
+            *[[(72, "Times-Roman", 10, t)] for t in _body(6, 90)]]
+    for row in rows:
+        for x, font, size, text in row:
+            c.setFont(font, size)
+            c.drawString(x, y, text)
+        y -= 12.5 if row[0][2] <= 10 else 20
+    c.showPage()
+    c.save()
+    assert _titles(parse_pdf(buf.getvalue())) == [(1, "Introduction"), (1, "The package"), (2, "readData"),
+                                                  (2, "initModel")]
