@@ -34,7 +34,8 @@ later pages). In a numbered paper
 an unnumbered line after the first page set larger than every numbered heading is text in a figure. Its
 level is the depth of its number when it has one, else the rank of its style (size, then bold, then caps)
 among the heading styles; of two faces of one style, the one whose headings come straight under the other's
-ranks lower (PLOS: "Results", sans, over "Physiological parameters", serif). Text before the first heading
+ranks lower (PLOS: "Results", sans, over "Physiological parameters", serif), and an unnumbered heading straight
+above one set alike holds it (CHI: "Introduction" over "HCI and smartphones"). Text before the first heading
 (title, authors; a second author's block beside the first, set like it and higher than that line) and the
 Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
@@ -558,6 +559,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     skipping = True
     in_refs = False
     prev = None
+    last_head: int | None = None
 
     def flush() -> None:
         if cur is not None and para:
@@ -580,6 +582,13 @@ def parse_pdf(data: bytes) -> list[dict]:
             if level is None and k in run_in:  # a run-in paragraph heading: under the heading it follows
                 level = next((lv for lv, _, runs in reversed(stack) if not runs), 0) + 1
             level = level or rank.get(style(ln), 1)
+            if heads[k][0] is None and stack and cur is not None and not cur["paragraphs"] \
+                    and not cur["subsections"] and stack[-1][0] == level and last_head is not None \
+                    and heads[last_head][0] is None and style(lines[last_head]) == style(ln) \
+                    and _same_column(lines[last_head], ln) and 0 <= ln.top - lines[last_head].bottom < 2 * ln.size:
+                level += 1  # "Introduction" straight above "HCI and smartphones", set alike: a part and its first
+                # section, not an empty section
+            last_head = k
             cur = {"title": title, "paragraphs": [], "subsections": []}
             while stack and stack[-1][0] >= level:
                 stack.pop()

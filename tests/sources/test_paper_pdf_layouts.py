@@ -389,3 +389,16 @@ def test_numbered_typewriter_headings():
     c.save()
     assert _titles(parse_pdf(buf.getvalue())) == [(1, "Introduction"), (1, "The package"), (2, "readData"),
                                                   (2, "initModel")]
+
+
+def test_a_heading_straight_above_one_set_alike_holds_it():
+    """CHI's extended abstracts set "Introduction" straight above "HCI and smartphones" in the same bold type:
+    the first holds the second (an empty section would be dropped); a heading after body text is a sibling."""
+    text = lambda n: [(72, "Helvetica", 8.5, t) for t in _body(n, 90)]  # noqa: E731
+    pages = [[(72, "Helvetica-Bold", 18, "Did You Notice?"), (72, "Helvetica", 8.5, "A. Author"),
+              (72, "Helvetica-Bold", 9.5, "Abstract"), *text(12)],
+             [(72, "Helvetica-Bold", 9.5, "Introduction"), (72, "Helvetica-Bold", 9.5, "HCI and smartphones"),
+              *text(10), (72, "Helvetica", 8.5, ""), (72, "Helvetica-Bold", 9.5, "Physiological parameters"),
+              *text(8), (72, "Helvetica", 8.5, ""), (72, "Helvetica-Bold", 9.5, "Discussion"), *text(8)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [(1, "Introduction"), (2, "HCI and smartphones"),
+                                               (1, "Physiological parameters"), (1, "Discussion")]
