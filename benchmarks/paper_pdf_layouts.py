@@ -30,8 +30,9 @@ Routes: `pdfplumber` (sources.paper_pdf) on every file; `grobid` (sources.grobid
 GROBID 0.6.1 gave) where a TEI is kept. `TUNED` names the files the pdfplumber rules were adjusted on before
 the held-out set was gathered; the 12 files after them in FILES were added with their expected side before
 any route's output on them was looked at (the held-out set, with GLIA). Overall figures are given for all
-files and for the held-out ones. Last line: heading F1 of the pdfplumber route over all files. Goal (issue
-41): P and R >= 0.90 and outside share <= 2 % on held-out layouts. First score of the held-out set (13 files,
+files and per group (tuned, seen = that held-out set, fresh, fresh2). Last line: heading F1 of the pdfplumber
+route over all files. Goal (issue 41): P and R >= 0.90 and outside share <= 2 % on held-out layouts. First
+score of the held-out set (13 files,
 196 headings, commit 51a0342, before any rule was changed for it): pdfplumber P 0.72 R 0.86 F1 0.78, outside
 0.10 %; all 23 files P 0.81 R 0.87 F1 0.84, outside 0.14 %. The errors on the held-out files were then
 looked at and the rules changed (files tagged `seen`; the rules stay generic: no file's name or text in
@@ -100,7 +101,41 @@ Internal Medicine, HLT-NAACL 2004, NAACL 2006, JMLR journal and an arXiv technic
 (HEADINGS, from pdfplumber's raw `extract_text()` and the lines' fonts), two (JMLR, Qwen2) `outline`; all
 committed before any route ran on them. Left out: pdf.js's TAMReview.pdf, a Word paper whose body font has no
 Unicode map (its text layer is `(cid:N)` codes), so no text route can read it. Scientific Reports sets no
-"References" line, so its outside share is not measured.
+"References" line, so its outside share is not measured. First score, THE HELD-OUT SCORE of this set (commit
+2ba8b0a, rules as on main at 7ba3a9f; one run of `--group fresh2`): P 0.84 R 0.52 F1 0.64, outside 0.11 %
+(173 headings). The route raised TypeError on JMLR (a letter number "B.2" after "B.1"; counted as a file that
+gave nothing: R 0 on its 45 headings) and read the Qwen2 report's bold contents page (no page numbers) as its
+sections, so the real "1 INTRODUCTION" went back in the numbering: 1 of 27. Other classes: Annals' minor
+headings set at 8.5 pt in bold sans under a 10.5 pt serif body (8 missed); margin dates ("3 November 2014")
+and a second author's block beside the first taken for headings; an edit layer set over MDPI body lines read
+as two headings; IEEEtran's "V. ε-iDP" lost its ε (no Unicode map), so "V." and its two lettered subsections
+were missed; two-column row splicing (a heading on the baseline of text wrapped around a figure).
+
+Metric changes made after that first score (each applies to both sides of every file): IEEE's "D. Composition
+theorems" and "E. Privacy axioms", real italic subsections, were added to HEADINGS (left out when the list was
+first written); "supplemental information", "supplementary information" and "additional information" joined
+NON_BODY (back matter, as "supporting information" was; PeerJ's and Scientific Reports'); an appendix label
+("Appendix A.") is stripped like a number, and a dotted roman number ("V.I.II") too. With them, the first
+score is P 0.87 R 0.53 F1 0.65, outside 0.11 % (175 headings). After the generic rules of issue 41's third
+round (sources/paper_pdf.py, sources/pdf_lines.py; written looking at these files' errors, so tuning
+figures, not held-out ones), the whole benchmark in one run, main's route (7ba3a9f) -> this branch's:
+
+    group (files, headings)     before                                 after
+    tuned  (10, 194)            P 0.98 R 0.96 F1 0.97, 0.20 %          P 0.98 R 0.99 F1 0.99, 0.20 %
+    seen   (13, 196)            P 0.97 R 0.98 F1 0.98, 0.12 %          P 0.97 R 0.99 F1 0.98, 0.12 %
+    fresh  (8, 122)             P 1.00 R 0.91 F1 0.95, 0.00 %          P 1.00 R 0.96 F1 0.98, 0.00 %
+    fresh2 (9, 175)             P 0.87 R 0.53 F1 0.65, 0.11 %          P 0.96 R 0.98 F1 0.97, 0.09 %
+    all    (40, 687)            P 0.96 R 0.85 F1 0.90, 0.11 %          P 0.98 R 0.98 F1 0.98, 0.11 %
+
+Per file, changed: JMLR crash -> P 0.98 R 0.98; Qwen2 R 0.04 -> 1.00; Annals R 0.64 -> 1.00; MDPI P 0.67 ->
+1.00; NAACL 2006 P 0.87 -> 1.00; HLT-NAACL 2004 P 0.83 -> 0.92; IEEEtran P 0.89 R 0.85 -> 0.95 0.95; and on
+files seen before: IEEE Word ("V.I" numbering) R 0.69 -> 1.00, JSS (typewriter "3.1. readData") P 0.94 R 0.91
+-> 0.96 0.99, JMLR W&CP (heading beside wrapped text) R 0.95 -> 1.00, CHI extended abstract R 0.56 -> 0.69
+(its three-region pages are still read across the margin column: a split of each column at a gutter no word
+crosses was tried and dropped, it cut tables of ACM papers into columns). One file is worse: Scientific
+Reports P 0.40 -> 0.33 (its margin dates were numbered headings that kept the paper "numbered"; without them
+its bold run-in paragraph leads count as headings, the rule Nature Neuroscience's outline asks for). Left:
+HLT-NAACL's "Hyperbolic-L1 prior" (the subscript 1 is on its own row), IEEEtran's lost ε.
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
                                                            [--group tuned|seen|fresh|fresh2] [--only NAME] [-v]
@@ -222,12 +257,14 @@ HEADINGS = {
     # (`extract_text()`) and the lines' font names and sizes, before any route of ours ran on these files; words
     # the text layer sets without spaces are spaced as the page shows them.
     # IEEEtran journal: roman sections in small caps, lettered italic subsections; run-in "1) ...:" left out;
-    # the epsilon of V. is a glyph without a Unicode map in the PDF
+    # the epsilon of V. is a glyph without a Unicode map in the PDF. IV.D and IV.E were left out of the list as
+    # first committed (the raw text interleaves them with the other column) and added after the first score
     "issue-1061-colour-space-stack.pdf": [
         "I. Introduction", "II. Background on Differential Privacy", "A. Noise calibration to the global sensitivity",
         "B. Noise calibration to the smooth sensitivity", "III. Related Work", "IV. Individual differential privacy",
         "A. Intuitive view of differential privacy", "B. Formalization of individual differential privacy",
-        "C. Disclosure limitation for groups of data subjects", "V. ε-iDP for Numerical Queries",
+        "C. Disclosure limitation for groups of data subjects", "D. Composition theorems", "E. Privacy axioms",
+        "V. ε-iDP for Numerical Queries",
         "A. Laplace mechanism", "B. Discrete Laplace mechanism", "VI. Evaluation", "A. Median", "B. Maximum",
         "C. Range queries", "VII. Conclusions and future work", "Acknowledgments and disclaimer"],
     # Scientific Reports: the introduction has no heading; run-in bold paragraph heads left out
@@ -250,12 +287,14 @@ HEADINGS = {
         "Evaluation of Reports of Surveillance Systems", "Data Synthesis",
         "Surveillance Systems Designed for Bioterrorism-Related Diseases or Syndromes",
         "Surveillance Systems Collecting Syndromic Reports", "Surveillance Systems Designed for Other Purposes",
-        "Surveillance Systems Collecting Clinical Reports", "Surveillance Systems Collecting Environmental Detection Data",
+        "Surveillance Systems Collecting Clinical Reports",
+        "Surveillance Systems Collecting Environmental Detection Data",
         "Surveillance Systems Collecting Influenza-related Data", "Surveillance Systems Collecting Laboratory Data",
         "Surveillance Systems Collecting Foodborne Illness Data",
         "Surveillance Systems Collecting Zoonotic and Animal Disease Data",
         "Surveillance Systems Collecting Other Kinds of Data", "Evaluation of Reports of Surveillance Systems",
-        "Discussion", "Timeliness", "Sensitivity and Specificity", "Analyses That Facilitate Public Health Decision Making",
+        "Discussion", "Timeliness", "Sensitivity and Specificity",
+        "Analyses That Facilitate Public Health Decision Making",
         "Limitations", "Conclusion"],
     "ACL_2004.pdf": [
         "1 Introduction", "2 Conditional Random Fields", "2.1 Regularization in CRFs", "2.1.1 Gaussian prior",
@@ -270,7 +309,8 @@ HEADINGS = {
     # an unnumbered bold subsection ("Increasing Basic Patterns") under 2
     "naacl06-shinyama.pdf": [
         "1 Background", "2 Basic Idea", "Increasing Basic Patterns", "3 Implementation",
-        "3.1 Web Crawling and Basic Clustering", "3.2 Parsing and GLARFing", "3.3 NE Tagging and Coreference Resolution",
+        "3.1 Web Crawling and Basic Clustering", "3.2 Parsing and GLARFing",
+        "3.3 NE Tagging and Coreference Resolution",
         "3.4 Basic Pattern Generation", "3.5 Metaclustering", "4 Experiment and Evaluation", "4.1 Evaluation Method",
         "4.2 Results", "5 Conclusion"],
 }
@@ -362,14 +402,17 @@ FRESH2 = {Path(f[2]).name for f in FILES[-9:]}
 SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH | FRESH2}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
-                      r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information)$")
-_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+\.|[A-Z](\.\d+)*\.?)\s+(?=\S)")
+                      r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information|"
+                      r"supplementa(l|ry) information|additional information)$")
+_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+(\.[ivxIVX]+)*\.|[ivxIVX]+(\.[ivxIVX]+)+|[A-Z](\.\d+)*\.?)\s+(?=\S)")
+_APPENDIX_LABEL = re.compile(r"^appendix\s+[A-Z0-9]{1,2}\b\s*[.:\-–]?\s+(?=\S)", re.I)
 _REFS_LINE = re.compile(r"^\s*(references|bibliography|literature cited)\s*$", re.I | re.M)
 
 
 def norm(title: str) -> str:
     t = "".join(ch for ch in unicodedata.normalize("NFKD", title.strip()) if not unicodedata.combining(ch))
     t = re.sub(r"\{\\?\W\s*(\w)\s*\}", r"\1", t)  # TeX accents left in an outline: Lema{\^i }tre
+    t = _APPENDIX_LABEL.sub("", t)  # "Appendix A. A Practical Guide …" is the outline's "A Practical Guide …"
     t = _NUM.sub("", t.replace("ˆ", "").replace("ı", "i"))
     return " ".join(re.sub(r"[^\w\s]", " ", t.lower()).split())
 
@@ -564,8 +607,7 @@ def main(argv: list[str] | None = None) -> None:
             hit, got, want, wrong = score(sections, heads, depth)
             cov, words = outside_share([p for _, s in iter_sections(sections) for p in s["paragraphs"]], body,
                                        outside)
-            for key in [(route, "all")] + ([(route, "held-out")] if name in SEEN else []) + \
-                    ([(route, "fresh")] if name in FRESH else []) + ([(route, "fresh2")] if name in FRESH2 else []):
+            for key in [(route, "all"), (route, group)]:  # group "seen": the first held-out set
                 totals.setdefault(key, Counter()).update(hit=hit, got=got, want=want, cov=cov, words=words)
             tag = f" ({group})"
             print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} {hit / max(got, 1):5.2f} {hit / max(want, 1):5.2f} "
