@@ -1,4 +1,4 @@
-"""Paper PDFs of 28 real layouts (31 files) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of real layouts (40 files) through the full-text routes: heading P/R and outside-body share.
 
 The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
 CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
@@ -30,8 +30,9 @@ Routes: `pdfplumber` (sources.paper_pdf) on every file; `grobid` (sources.grobid
 GROBID 0.6.1 gave) where a TEI is kept. `TUNED` names the files the pdfplumber rules were adjusted on before
 the held-out set was gathered; the 12 files after them in FILES were added with their expected side before
 any route's output on them was looked at (the held-out set, with GLIA). Overall figures are given for all
-files and for the held-out ones. Last line: heading F1 of the pdfplumber route over all files. Goal (issue
-41): P and R >= 0.90 and outside share <= 2 % on held-out layouts. First score of the held-out set (13 files,
+files and per group (tuned, seen = that held-out set, fresh, fresh2). Last line: heading F1 of the pdfplumber
+route over all files. Goal (issue 41): P and R >= 0.90 and outside share <= 2 % on held-out layouts. First
+score of the held-out set (13 files,
 196 headings, commit 51a0342, before any rule was changed for it): pdfplumber P 0.72 R 0.86 F1 0.78, outside
 0.10 %; all 23 files P 0.81 R 0.87 F1 0.84, outside 0.14 %. The errors on the held-out files were then
 looked at and the rules changed (files tagged `seen`; the rules stay generic: no file's name or text in
@@ -93,8 +94,51 @@ Per file, changed: CSVT P 0.92 R 0.73 -> 1.00 1.00; IEEE Word P 0.75 R 0.23 -> 1
 extended abstract P 0.89 R 0.50 -> 1.00 0.56 (class 3, the three-region page, not fixed); and on files seen
 before: elsarticle Sensors R 0.93 -> 1.00, NeurIPS P 0.90 -> 0.93, JSS P 0.93 -> 0.94. No file got worse.
 
+FRESH2 set (third held-out round, `FRESH2`, 9 files, 173 headings), gathered after every earlier file had been
+looked at: repositories no earlier file came from (pdfminer.six samples, PyMuPDF test resources, allenai/pawls
+fixtures, ad-freiburg/pdfact); layouts IEEEtran journal, Nature Scientific Reports, MDPI, NAACL 2018, Annals of
+Internal Medicine, HLT-NAACL 2004, NAACL 2006, JMLR journal and an arXiv technical report. Seven are `read`
+(HEADINGS, from pdfplumber's raw `extract_text()` and the lines' fonts), two (JMLR, Qwen2) `outline`; all
+committed before any route ran on them. Left out: pdf.js's TAMReview.pdf, a Word paper whose body font has no
+Unicode map (its text layer is `(cid:N)` codes), so no text route can read it. Scientific Reports sets no
+"References" line, so its outside share is not measured. First score, THE HELD-OUT SCORE of this set (commit
+2ba8b0a, rules as on main at 7ba3a9f; one run of `--group fresh2`): P 0.84 R 0.52 F1 0.64, outside 0.11 %
+(173 headings). The route raised TypeError on JMLR (a letter number "B.2" after "B.1"; counted as a file that
+gave nothing: R 0 on its 45 headings) and read the Qwen2 report's bold contents page (no page numbers) as its
+sections, so the real "1 INTRODUCTION" went back in the numbering: 1 of 27. Other classes: Annals' minor
+headings set at 8.5 pt in bold sans under a 10.5 pt serif body (8 missed); margin dates ("3 November 2014")
+and a second author's block beside the first taken for headings; an edit layer set over MDPI body lines read
+as two headings; IEEEtran's "V. ε-iDP" lost its ε (no Unicode map), so "V." and its two lettered subsections
+were missed; two-column row splicing (a heading on the baseline of text wrapped around a figure).
+
+Metric changes made after that first score (each applies to both sides of every file): IEEE's "D. Composition
+theorems" and "E. Privacy axioms", real italic subsections, were added to HEADINGS (left out when the list was
+first written); "supplemental information", "supplementary information" and "additional information" joined
+NON_BODY (back matter, as "supporting information" was; PeerJ's and Scientific Reports'); an appendix label
+("Appendix A.") is stripped like a number, and a dotted roman number ("V.I.II") too. With them, the first
+score is P 0.87 R 0.53 F1 0.65, outside 0.11 % (175 headings). After the generic rules of issue 41's third
+round (sources/paper_pdf.py, sources/pdf_lines.py; written looking at these files' errors, so tuning
+figures, not held-out ones), the whole benchmark in one run, main's route (7ba3a9f) -> this branch's:
+
+    group (files, headings)     before                                 after
+    tuned  (10, 194)            P 0.98 R 0.96 F1 0.97, 0.20 %          P 0.98 R 0.99 F1 0.99, 0.20 %
+    seen   (13, 196)            P 0.97 R 0.98 F1 0.98, 0.12 %          P 0.97 R 0.99 F1 0.98, 0.12 %
+    fresh  (8, 122)             P 1.00 R 0.91 F1 0.95, 0.00 %          P 1.00 R 0.96 F1 0.98, 0.00 %
+    fresh2 (9, 175)             P 0.87 R 0.53 F1 0.65, 0.11 %          P 0.96 R 0.98 F1 0.97, 0.09 %
+    all    (40, 687)            P 0.96 R 0.85 F1 0.90, 0.11 %          P 0.98 R 0.98 F1 0.98, 0.11 %
+
+Per file, changed: JMLR crash -> P 0.98 R 0.98; Qwen2 R 0.04 -> 1.00; Annals R 0.64 -> 1.00; MDPI P 0.67 ->
+1.00; NAACL 2006 P 0.87 -> 1.00; HLT-NAACL 2004 P 0.83 -> 0.92; IEEEtran P 0.89 R 0.85 -> 0.95 0.95; and on
+files seen before: IEEE Word ("V.I" numbering) R 0.69 -> 1.00, JSS (typewriter "3.1. readData") P 0.94 R 0.91
+-> 0.96 0.99, JMLR W&CP (heading beside wrapped text) R 0.95 -> 1.00, CHI extended abstract R 0.56 -> 0.69
+(its three-region pages are still read across the margin column: a split of each column at a gutter no word
+crosses was tried and dropped, it cut tables of ACM papers into columns). One file is worse: Scientific
+Reports P 0.40 -> 0.33 (its margin dates were numbered headings that kept the paper "numbered"; without them
+its bold run-in paragraph leads count as headings, the rule Nature Neuroscience's outline asks for). Left:
+HLT-NAACL's "Hyperbolic-L1 prior" (the subscript 1 is on its own row), IEEEtran's lost ε.
+
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
-                                                           [--group tuned|seen|fresh] [--only NAME] [-v]
+                                                           [--group tuned|seen|fresh|fresh2] [--only NAME] [-v]
 """
 from __future__ import annotations
 
@@ -209,6 +253,66 @@ HEADINGS = {
         "1 Introduction and Related Work", "2 The RTE System", "3 The AVE System",
         "3.1 Preprocessing and Post-processing", "3.2 Additional Components", "4 Results",
         "5 Conclusion and Future Work"],
+    # FRESH2 set (issue 41, third held-out round), `read`: headings read off each PDF's raw pdfplumber text
+    # (`extract_text()`) and the lines' font names and sizes, before any route of ours ran on these files; words
+    # the text layer sets without spaces are spaced as the page shows them.
+    # IEEEtran journal: roman sections in small caps, lettered italic subsections; run-in "1) ...:" left out;
+    # the epsilon of V. is a glyph without a Unicode map in the PDF. IV.D and IV.E were left out of the list as
+    # first committed (the raw text interleaves them with the other column) and added after the first score
+    "issue-1061-colour-space-stack.pdf": [
+        "I. Introduction", "II. Background on Differential Privacy", "A. Noise calibration to the global sensitivity",
+        "B. Noise calibration to the smooth sensitivity", "III. Related Work", "IV. Individual differential privacy",
+        "A. Intuitive view of differential privacy", "B. Formalization of individual differential privacy",
+        "C. Disclosure limitation for groups of data subjects", "D. Composition theorems", "E. Privacy axioms",
+        "V. ε-iDP for Numerical Queries",
+        "A. Laplace mechanism", "B. Discrete Laplace mechanism", "VI. Evaluation", "A. Median", "B. Maximum",
+        "C. Range queries", "VII. Conclusions and future work", "Acknowledgments and disclaimer"],
+    # Scientific Reports: the introduction has no heading; run-in bold paragraph heads left out
+    "test_3780.pdf": ["Results", "Discussion"],
+    # MDPI (Current Oncology): the appendix title is set on the "Appendix A." line
+    "test_4026.pdf": ["1. Background", "2. Questions to Address", "3. Summary and Recommendations",
+                      "Appendix A. Synoptic Report Template"],
+    "3febb2bed8865945e7fddc99efd791887bb7e14f.pdf": [
+        "1 Introduction", "2 Related work", "3 ELMo: Embeddings from Language Models",
+        "3.1 Bidirectional language models", "3.2 ELMo", "3.3 Using biLMs for supervised NLP tasks",
+        "3.4 Pre-trained bidirectional language model architecture", "4 Evaluation", "5 Analysis",
+        "5.1 Alternate layer weighting schemes", "5.2 Where to include ELMo?",
+        "5.3 What information is captured by the biLM's representations?", "5.4 Sample efficiency",
+        "5.5 Visualization of learned weights", "5.6 Contextual vs. sub-word information",
+        "5.7 Are pre-trained vectors necessary with ELMo?", "6 Conclusion"],
+    # Annals of Internal Medicine review: upper-case sections, bold subsections at two sizes; the "Key Summary
+    # Points" box and the appendix tables are not sections
+    "553c58a05e25f794d24e8db8c2b8fdb9603e6a29.pdf": [
+        "Methods", "Literature Sources and Search Strategies", "Study Selection and Data Abstraction",
+        "Evaluation of Reports of Surveillance Systems", "Data Synthesis",
+        "Surveillance Systems Designed for Bioterrorism-Related Diseases or Syndromes",
+        "Surveillance Systems Collecting Syndromic Reports", "Surveillance Systems Designed for Other Purposes",
+        "Surveillance Systems Collecting Clinical Reports",
+        "Surveillance Systems Collecting Environmental Detection Data",
+        "Surveillance Systems Collecting Influenza-related Data", "Surveillance Systems Collecting Laboratory Data",
+        "Surveillance Systems Collecting Foodborne Illness Data",
+        "Surveillance Systems Collecting Zoonotic and Animal Disease Data",
+        "Surveillance Systems Collecting Other Kinds of Data", "Evaluation of Reports of Surveillance Systems",
+        "Discussion", "Timeliness", "Sensitivity and Specificity",
+        "Analyses That Facilitate Public Health Decision Making",
+        "Limitations", "Conclusion"],
+    "ACL_2004.pdf": [
+        "1 Introduction", "2 Conditional Random Fields", "2.1 Regularization in CRFs", "2.1.1 Gaussian prior",
+        "2.1.2 Exponential prior", "2.1.3 Hyperbolic-L1 prior", "2.2 Exploration of Feature Space",
+        "2.2.1 State transition features", "2.2.2 Supported features and unsupported features",
+        "2.2.3 Local features, layout features and lexicon features", "3 Empirical Study", "3.1 Hidden Markov Models",
+        "3.2 Datasets", "3.2.1 Paper header dataset", "3.2.2 Paper reference dataset", "3.3 Performance Measures",
+        "3.3.1 Measuring field-specific performance", "3.3.2 Measuring overall performance",
+        "3.4 Experimental Results", "3.5 Analysis", "3.5.1 Overall performance comparison",
+        "3.5.2 Effects of regularization", "3.5.3 Effects of exploring feature space", "3.5.4 Error analysis",
+        "4 Conclusions and Future Work"],
+    # an unnumbered bold subsection ("Increasing Basic Patterns") under 2
+    "naacl06-shinyama.pdf": [
+        "1 Background", "2 Basic Idea", "Increasing Basic Patterns", "3 Implementation",
+        "3.1 Web Crawling and Basic Clustering", "3.2 Parsing and GLARFing",
+        "3.3 NE Tagging and Coreference Resolution",
+        "3.4 Basic Pattern Generation", "3.5 Metaclustering", "4 Experiment and Evaluation", "4.1 Evaluation Method",
+        "4.2 Results", "5 Conclusion"],
 }
 # (layout, repo, pdf path, expected: "tei:<path>" | "nlm:<path>" | "outline")
 FILES = [
@@ -263,6 +367,26 @@ FILES = [
      "core/src/test/resources/c921a74c209e720534939dfa191d639e647dd242.pdf", "read"),
     ("CLEF 2008 working notes (LNCS-like, Word)", "kermitt2/grobid",
      "grobid-core/src/test/resources/test/Wang-paperAVE2008.pdf", "read"),
+    # FRESH2 set (third held-out round): from repositories no earlier file came from (pdfminer.six samples,
+    # PyMuPDF test resources, allenai/pawls fixtures, pdfact); expected sides (HEADINGS, or the authors'
+    # outline) committed before any route ran on them
+    ("IEEE Trans. Inf. Forensics Security 2016 (IEEEtran)", "pdfminer/pdfminer.six",
+     "samples/contrib/issue-1061-colour-space-stack.pdf", "read"),
+    ("Nature Scientific Reports 2014", "pymupdf/PyMuPDF", "tests/resources/test_3780.pdf", "read"),
+    ("MDPI Current Oncology 2023", "pymupdf/PyMuPDF", "tests/resources/test_4026.pdf", "read"),
+    ("NAACL 2018 (ACL two-column)", "allenai/pawls",
+     "cli/test/fixtures/pawls/3febb2bed8865945e7fddc99efd791887bb7e14f/3febb2bed8865945e7fddc99efd791887bb7e14f.pdf",
+     "read"),
+    ("Annals of Internal Medicine 2004 (review)", "allenai/pawls",
+     "cli/test/fixtures/pawls/553c58a05e25f794d24e8db8c2b8fdb9603e6a29/553c58a05e25f794d24e8db8c2b8fdb9603e6a29.pdf",
+     "read"),
+    ("HLT-NAACL 2004 (ACL two-column, Times)", "ad-freiburg/pdfact", "pdfact-cli/src/test/resources/ACL_2004.pdf",
+     "read"),
+    ("NAACL 2006 (ACL two-column, Nimbus)", "pdfminer/pdfminer.six", "samples/nonfree/naacl06-shinyama.pdf", "read"),
+    ("JMLR 2014 (journal, 30 pages)", "allenai/pawls",
+     "cli/test/fixtures/pawls/34f25a8704614163c4095b3ee2fc969b60de4698/34f25a8704614163c4095b3ee2fc969b60de4698.pdf",
+     "outline"),
+    ("arXiv technical report 2024 (Qwen2)", "pymupdf/PyMuPDF", "tests/resources/test_4751.pdf", "outline"),
 ]
 # Files whose errors were looked at while the pdfplumber rules were written (issue 41): all but GLIA. The rules
 # are generic (no file's name or text appears in them), but only GLIA is a layout they were not fitted to.
@@ -273,17 +397,22 @@ TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf", "
 FRESH = {"2a774230b5328df3f8125da9b84a82d92b46a240.pdf", "test_Grobid_1_05452615.pdf",
          "compressed.tracemonkey-pldi-09.pdf", "test6.pdf", "demo3.pdf", "multi-column.pdf",
          "c921a74c209e720534939dfa191d639e647dd242.pdf", "Wang-paperAVE2008.pdf"}
-SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH}
+# Third held-out round (issue 41): the last 9 files of FILES.
+FRESH2 = {Path(f[2]).name for f in FILES[-9:]}
+SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH | FRESH2}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
-                      r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information)$")
-_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+\.|[A-Z](\.\d+)*\.?)\s+(?=\S)")
+                      r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information|"
+                      r"supplementa(l|ry) information|additional information)$")
+_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+(\.[ivxIVX]+)*\.|[ivxIVX]+(\.[ivxIVX]+)+|[A-Z](\.\d+)*\.?)\s+(?=\S)")
+_APPENDIX_LABEL = re.compile(r"^appendix\s+[A-Z0-9]{1,2}\b\s*[.:\-–]?\s+(?=\S)", re.I)
 _REFS_LINE = re.compile(r"^\s*(references|bibliography|literature cited)\s*$", re.I | re.M)
 
 
 def norm(title: str) -> str:
     t = "".join(ch for ch in unicodedata.normalize("NFKD", title.strip()) if not unicodedata.combining(ch))
     t = re.sub(r"\{\\?\W\s*(\w)\s*\}", r"\1", t)  # TeX accents left in an outline: Lema{\^i }tre
+    t = _APPENDIX_LABEL.sub("", t)  # "Appendix A. A Practical Guide …" is the outline's "A Practical Guide …"
     t = _NUM.sub("", t.replace("ˆ", "").replace("ı", "i"))
     return " ".join(re.sub(r"[^\w\s]", " ", t.lower()).split())
 
@@ -446,13 +575,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--folder", help="a folder holding the PDFs and expected files under their base names")
     ap.add_argument("--only", default="", help="run only the files whose name contains this")
-    ap.add_argument("--group", choices=["tuned", "seen", "fresh"], help="run only the files of this group")
+    ap.add_argument("--group", choices=["tuned", "seen", "fresh", "fresh2"], help="run only the files of this group")
     ap.add_argument("-v", "--verbose", action="store_true", help="list wrong and missed headings")
     args = ap.parse_args(argv)
     totals: dict[tuple[str, str], Counter] = {}
     print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}")
     for layout, repo, path, how in FILES:
-        group = "tuned" if Path(path).name in TUNED else "fresh" if Path(path).name in FRESH else "seen"
+        name = Path(path).name
+        group = "tuned" if name in TUNED else "fresh" if name in FRESH else "fresh2" if name in FRESH2 else "seen"
         if args.only not in path or args.group not in (None, group):
             continue
         pdf = read(args, repo, path)
@@ -468,7 +598,6 @@ def main(argv: list[str] | None = None) -> None:
         routes = [("pdfplumber", lambda: parse_pdf(pdf))]
         if kind == "tei":
             routes.append(("grobid", lambda: parse_tei(raw)))
-        name = Path(path).name
         for route, run in routes:
             try:
                 sections = run()
@@ -478,10 +607,9 @@ def main(argv: list[str] | None = None) -> None:
             hit, got, want, wrong = score(sections, heads, depth)
             cov, words = outside_share([p for _, s in iter_sections(sections) for p in s["paragraphs"]], body,
                                        outside)
-            for key in [(route, "all")] + ([(route, "held-out")] if name in SEEN else []) + \
-                    ([(route, "fresh")] if name in FRESH else []):
+            for key in [(route, "all"), (route, group)]:  # group "seen": the first held-out set
                 totals.setdefault(key, Counter()).update(hit=hit, got=got, want=want, cov=cov, words=words)
-            tag = " (tuned)" if name in TUNED else " (seen)" if name in SEEN else " (fresh)"
+            tag = f" ({group})"
             print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} {hit / max(got, 1):5.2f} {hit / max(want, 1):5.2f} "
                   f"{100 * cov / max(words, 1):7.2f}%{tag}")
             if args.verbose and wrong:

@@ -15,7 +15,8 @@ A heading is a short line, not a caption, a sentence, a question of six words or
 or a line of a paragraph set in larger type (a datasheet), set larger than the body, or bold at about body
 size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`, Libertine's
 `TB`), or in a face other than the body's (its optical size aside) standing on its own line, or numbered
-("2.1 Node Types", "III. RESULTS", IEEE's italic "A. Title" after a roman section) in the sequence of the
+("2.1 Node Types", "III. RESULTS", IEEE's italic "A. Title" after a roman section, a Word author's "V.I.II",
+an appendix's "B.2") in the sequence of the
 paper's numbered headings (one number may be missing where the line is in its own face; the first item of a
 list under its "…:" line is no heading), or numbered at body size in plain capitals or italics and standing
 alone, in a sequence of such lines (II. after I., 4.2. after 4.1., A. after a roman section); a numbered
@@ -24,12 +25,19 @@ cut at "Fig."), and in a paper of unnumbered sections so may a bold lead ("Data 
 where sections are numbered such a lead labels a paragraph, as GROBID keeps it). A heading wrapped over two
 lines of one style is one heading, and so is an "APPENDIX" line with the title under it ("APPENDIX: MEAN
 ADMISSION DELAY"). A line whose words stand in separate cells ("Matrix C   Matrix D": a figure's labels, a
-table's header) is no heading unless numbered; "References" is never a table's header. In a numbered paper
+table's header) is no heading unless numbered; "References" is never a table's header. A minor heading may be
+set smaller than the body in a bold face of its own, straight above body text (Annals), and a numbered one
+in typewriter set larger than the body ("3.1. readData", JSS). No heading: a date
+("3 November 2014"), a first number on the title page that starts no numbering ("10 Kings College Road"), a
+line set over another (a second text layer), a contents page's entries (numbered lines that come again on
+later pages). In a numbered paper
 an unnumbered line after the first page set larger than every numbered heading is text in a figure. Its
 level is the depth of its number when it has one, else the rank of its style (size, then bold, then caps)
 among the heading styles; of two faces of one style, the one whose headings come straight under the other's
-ranks lower (PLOS: "Results", sans, over "Physiological parameters", serif). Text before the first heading
-(title, authors) and the Abstract section are front matter (the abstract comes from the metadata); the
+ranks lower (PLOS: "Results", sans, over "Physiological parameters", serif), and an unnumbered heading straight
+above one set alike holds it (CHI: "Introduction" over "HCI and smartphones"). Text before the first heading
+(title, authors; a second author's block beside the first, set like it and higher than that line) and the
+Abstract section are front matter (the abstract comes from the metadata); the
 reference list is back matter, but an appendix after it ("Appendix …", "A Details") is kept. Body lines
 join into paragraphs at a larger vertical gap or an indented line after a full stop; a word hyphenated
 across lines is rejoined, and the hyphen kept when the joined form is not a word of the paper but the compound
@@ -46,15 +54,19 @@ from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (P
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
+_ROMAN_DOTTED = re.compile(r"^([IVX]{1,5}(?:\.[IVX]{1,5})+)\.?\s+(\S.*)$")  # "V.I.II Model Implementation"
 _LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
 # "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
 _CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?(\s*[.:|]|\s*$|\s+[A-Z(\d])")
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
-_ITALIC = re.compile(r"ital|obli|\.i$|-it$", re.I)
+_TYPEWRITER = re.compile(r"mono|courier|cmtt|sftt", re.I)
+_ITALIC = re.compile(r"ital|obli|slant|^cmsl|\.i$|-it$", re.I)  # TeX's slanted CMSL reads as italic
 _BACK = re.compile(r"^(references|bibliography|works cited|literature cited|references and notes)$", re.I)
 _FRONT = re.compile(r"^(abstract|contents|table of contents|ccs concepts|index terms|keywords|key words)$", re.I)
 _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _APPENDIX_LABEL = re.compile(r"^(appendix|appendices)(\s+[A-Z0-9]{1,2})?$", re.I)  # "APPENDIX" alone above its title
+_DATE = re.compile(r"^\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|"
+                   r"december)\s+\d{4}$", re.I)
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
@@ -144,9 +156,13 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
 
 def _number(text: str, letters: bool) -> tuple[str, str] | None:
     """(number, title) of a numbered heading: "2.1 Node Types", "III. RESULTS", after references "A Details"."""
-    for pat in (_NUMBERED, _ROMAN) + ((_LETTERED,) if letters else ()):
+    if _DATE.match(text):
+        return None  # "3 November 2014": a received/accepted date in a journal's margin
+    for pat in (_NUMBERED, _ROMAN, _ROMAN_DOTTED) + ((_LETTERED,) if letters else ()):
         m = pat.match(text)
-        if m and (m.group(2)[:1].isupper() or not m.group(2)[:1].isascii()):  # "3.3 β-multiplier analysis"
+        first = m.group(2)[:1] if m else ""
+        if m and (first.isupper() or (not first.isascii() and first.isalpha())  # "3.3 β-multiplier analysis"
+                  or re.match(r"-[A-Za-z]", m.group(2))):  # "V. -iDP for …": a symbol without a Unicode map lost
             return m.group(1), m.group(2)
     return None
 
@@ -196,17 +212,31 @@ def _roman(number: str) -> int:
 
 
 def _kind(number: str) -> str:
+    if re.fullmatch(r"[IVX]+(\.[IVX]+)+", number):
+        return "dotted"  # "V.I", "V.I.II": a Word author's subsections of V numbered in roman numerals
     return "arabic" if number[0].isdigit() else "roman" if re.fullmatch(r"[IVX]+", number) else "letter"
+
+
+def _arabic(number: str) -> str:
+    return ".".join(str(_roman(part)) for part in number.split("."))
 
 
 def _succeeds(a: tuple[str, int] | None, b: str, between: set[str]) -> bool:
     """`b` comes straight after `a` (the previous candidate of its kind; `between` the kinds of the candidates
     between them): II after I, A after a roman section (B after A within it), 4.2 after 4.1."""
     kind = _kind(b)
+    if kind == "dotted":  # V.I after a roman section, V.I.I after V.I, V.I.II after V.I.I
+        return "roman" in between if a is None else _follows(_arabic(a[0]), _arabic(b))
     if kind == "letter":
+        if "." in b:  # "B.2", an appendix's subsection: B.1 -> B.2, A.4 -> B.1
+            if a is None or "." not in a[0]:
+                return False
+            (la, ra), (lb, rb) = a[0].split(".", 1), b.split(".", 1)
+            return (la == lb and _follows(ra, rb)) or (ord(lb) == ord(la) + 1 and set(rb) <= {"1", "."})
         if b == "A":
             return "roman" in between
-        return a is not None and _kind(a[0]) == "letter" and "roman" not in between and ord(b) == ord(a[0]) + 1
+        return a is not None and len(a[0]) == 1 and _kind(a[0]) == "letter" and "roman" not in between \
+            and ord(b) == ord(a[0]) + 1
     if a is None:
         return kind == "roman" and b == "I"
     if kind == "roman":
@@ -260,6 +290,20 @@ def _sequence_heads(lines: list[Line], skip: set[int], body: float, body_font: s
     return out
 
 
+def _contents(lines: list[Line]) -> set[int]:
+    """A table of contents without page numbers (a report's first pages): three or more numbered lines of one page
+    that come again, in any case, as lines of later pages; the later lines are the headings."""
+    def key(ln: Line) -> str:
+        return " ".join(ln.text.casefold().split())
+
+    later: dict[str, int] = {}
+    for ln in lines:
+        later[key(ln)] = max(later.get(key(ln), -1), ln.page)
+    found = [k for k, ln in enumerate(lines) if _number(ln.text.strip(), False) and later[key(ln)] > ln.page]
+    pages = Counter(lines[k].page for k in found)
+    return {k for k in found if pages[lines[k].page] >= 3}
+
+
 def _continues(a: Line, b: Line) -> bool:
     """`b` is the next line of `a`'s block: same column, size and face, no more than a line's gap."""
     return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.6 * a.size
@@ -269,20 +313,39 @@ def _wide(ln: Line) -> bool:
     return ln.x1 - ln.x0 >= 0.85 * (ln.col_x1 - ln.col_x0)
 
 
+def _family(font: str) -> str:
+    """A font's family without its weight and style: Syntax-Bold -> syntax, NimbusRomNo9L-Medi -> nimbusromno9l."""
+    return re.split(r"[-,]", font, maxsplit=1)[0].lower()
+
+
+def _code_title(ln: Line, body: float) -> bool:
+    """A numbered title set larger than the body in typewriter: a function's name as a section (JSS
+    "3.1. readData"), a heading though in a code face and lower case."""
+    return bool(_TYPEWRITER.search(ln.font)) and ln.size > body + 0.4 and _NUMBERED.match(ln.text.strip()) is not None
+
+
+def _overlaps(a: Line, b: Line | None) -> bool:
+    """`b` is set over `a` (a second text layer: an edit pasted over the page), not above or below it."""
+    return b is not None and _same_column(a, b) and min(a.x1, b.x1) > max(a.x0, b.x0) \
+        and min(a.bottom, b.bottom) - max(a.top, b.top) > 0.2 * min(a.size, b.size)
+
+
 def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False,
                 nxt: Line | None = None) -> bool:
     text = ln.text.strip()
     words = text.split()
+    if _overlaps(ln, prev) or _overlaps(ln, nxt):
+        return False
     if len(words) > (20 if _NUMBERED.match(text) else 14) or len(text) < 3 or _CAPTION.match(text) \
             or not (text[0].isupper() or text[0].isdigit()) or not re.search(r"[A-Za-z]{3}", text) \
-            or _SYMBOL_FONT.search(ln.font):
-        return False
+            or (_SYMBOL_FONT.search(ln.font) and not _code_title(ln, body)):
+        return False  # code or formulas
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
     if text.endswith("-") or words[-1].lower() in _OPEN_END \
-            or (re.search(r"[a-z]{2}[.?!] [A-Z]", text) and not _APPENDIX.match(text)) \
-            or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower()):
+            or (re.search(r"[a-z]{2}(?<!\bvs)[.?!] [A-Z]", text) and not _APPENDIX.match(text)) \
+            or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower() and not _code_title(ln, body)):
         return False  # running text: a line that breaks off, or holds a sentence's end
     if re.match(r"^[A-Za-z]+:\s", text):
         return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
@@ -297,10 +360,14 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         wrapped = nxt is not None and _continues(ln, nxt) and (
             _wide(ln) or ((nxt.text.startswith("(") or nxt.text[:1].islower()) and not _NUMBERED.match(text)))
         return not (text.endswith(":") or wrapped or (prev is not None and _continues(prev, ln) and _wide(prev)))
-    if ln.size < body - 1.3:
-        return False
     standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
         or prev.text.rstrip().endswith((".", ":", "?", "!"))
+    if ln.size < body - 1.3:
+        # a minor heading set small in a bold face of its own (Annals: sans over a serif body), straight above
+        # body text or its own second line; a box's title over small text is none
+        return ln.bold and ln.size >= body - 2.6 and standalone and _family(ln.font) != _family(body_font) \
+            and ":" not in text and nxt is not None and _same_column(ln, nxt) and 0 <= nxt.top - ln.bottom < ln.size \
+            and (nxt.size >= body - 0.4 or (_continues(ln, nxt) and nxt.bold))
     short = ln.x1 - ln.x0 < 0.85 * max(1.0, ln.col_x1 - ln.col_x0)
     if ln.bold:
         return standalone
@@ -350,7 +417,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     """PDF bytes -> body sections `{title, paragraphs, subsections}` (see the module doc); PdfError when none."""
     lines = read_lines(data)
     body, body_font = _body_style(lines)
-    skip = _not_body(lines, body)
+    skip = _not_body(lines, body) | _contents(lines)
     toc_pages = Counter(ln.page for ln in lines if _TOC.match(ln.text))
     vocab = _vocabulary(lines)
     in_sequence = _sequence_heads(lines, skip, body, body_font)
@@ -368,6 +435,10 @@ def parse_pdf(data: bytes) -> list[dict]:
         # after a roman-numbered heading, "A. Title" in its own face is a lettered subsection (IEEE)
         lettered = not after_refs and last_number is not None and not last_number[0].isdigit()
         num = _number(text, after_refs or lettered)
+        if num is None and _code_title(ln, body):
+            num = _NUMBERED.match(text).groups()  # "3.1. readData"
+        if num and last_number is None and ln.page == 0 and not _follows(None, num[0]):
+            num = None  # "10 Kings College Road" in an author block: the first section number is 1, I or A
         if num and lettered and _LETTERED.match(text) and not _ROMAN.match(text) \
                 and (ln.font == body_font or not _follows(last_number, num[0])):
             num = None
@@ -438,8 +509,15 @@ def parse_pdf(data: bytes) -> list[dict]:
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))
-    heads = {k: v for k, v in heads.items() if k > first_body or lines[k].page > 0 or v[0] is not None
-             or _FRONT.match(v[1]) or _FIRST.match(v[1])}
+    def front(k: int, v: tuple[int | None, str]) -> bool:
+        return lines[k].page == 0 and v[0] is None and not _FRONT.match(v[1]) and not _FIRST.match(v[1])
+
+    above = {(lines[k].font, lines[k].size) for k, v in heads.items() if k <= first_body and front(k, v)}
+    # and a second author's block in the right column, read after the left column's text: set like the first
+    # author's lines, and higher on the page than the first body line
+    top_body = lines[first_body].top if first_body < len(lines) and lines[first_body].page == 0 else 0.0
+    heads = {k: v for k, v in heads.items() if not front(k, v) or (k > first_body and not (
+        lines[k].top < top_body and (lines[k].font, lines[k].size) in above))}
     if not heads:
         raise PdfError("no headed body text found")
     # the title: the largest heading style, on the first page only
@@ -481,6 +559,7 @@ def parse_pdf(data: bytes) -> list[dict]:
     skipping = True
     in_refs = False
     prev = None
+    last_head: int | None = None
 
     def flush() -> None:
         if cur is not None and para:
@@ -503,6 +582,13 @@ def parse_pdf(data: bytes) -> list[dict]:
             if level is None and k in run_in:  # a run-in paragraph heading: under the heading it follows
                 level = next((lv for lv, _, runs in reversed(stack) if not runs), 0) + 1
             level = level or rank.get(style(ln), 1)
+            if heads[k][0] is None and stack and cur is not None and not cur["paragraphs"] \
+                    and not cur["subsections"] and stack[-1][0] == level and last_head is not None \
+                    and heads[last_head][0] is None and style(lines[last_head]) == style(ln) \
+                    and _same_column(lines[last_head], ln) and 0 <= ln.top - lines[last_head].bottom < 2 * ln.size:
+                level += 1  # "Introduction" straight above "HCI and smartphones", set alike: a part and its first
+                # section, not an empty section
+            last_head = k
             cur = {"title": title, "paragraphs": [], "subsections": []}
             while stack and stack[-1][0] >= level:
                 stack.pop()

@@ -4,8 +4,9 @@ Words come from pdfplumber (upright characters only: a rotated arXiv stamp is no
 leave a gutter free (at the middle, else where a journal's margin column ends) is read as two columns (left,
 then right), whether or not their baselines line up. A word's size is that of its largest glyph, so a
 small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its cap height; a line's
-size and font are those of most of its characters; running heads and feet (the same line on three pages or
-more) are dropped. `sources.paper_pdf` turns the lines into sections.
+size and font are those of most of its characters; runs of a row set apart in other type are separate lines
+(text wrapped around a figure beside its caption or the next heading); running heads and feet (the same line
+on three pages or more) are dropped. `sources.paper_pdf` turns the lines into sections.
 """
 from __future__ import annotations
 
@@ -86,6 +87,38 @@ def _line(row: list[dict], page: int, col: tuple[float, float], page_h: float) -
                 lead)
 
 
+def _split(row: list[dict]) -> list[list[dict]]:
+    """A row's runs of three words or more, apart by more than a word space and set in other type (size, or weight
+    but for a bold lead), are separate lines: text wrapped around a figure beside its caption, a heading beside
+    a column's text (JMLR). Table cells, mostly short, stay one row."""
+    runs = [[row[0]]]
+    for a, b in zip(row, row[1:]):
+        if b["x0"] - a["x1"] > 0.8 * max(a["size"], b["size"]):
+            runs.append([b])
+        else:
+            runs[-1].append(b)
+
+    def style(run: list[dict]) -> tuple[float, bool]:
+        sizes = Counter()
+        for w in run:
+            sizes[w["size"]] += len(w["text"])
+        return sizes.most_common(1)[0][0], sum(w["bold"] for w in run) > len(run) / 2
+
+    out = [runs[0]]
+    for run in runs[1:]:
+        (s1, b1), (s2, b2) = style(out[-1]), style(run)
+        # a bold lead at the row's start, apart from its text, is a run-in heading ("Paper Topic Classification")
+        if len(out[-1]) >= 3 and len(run) >= 3 and (abs(s1 - s2) >= 0.5 or (b1 != b2 and not (b1 and len(out) == 1))):
+            out.append(run)
+        else:
+            out[-1] += run
+    return out
+
+
+def _lines(rows: list[list[dict]], page: int, col: tuple[float, float], page_h: float) -> list[Line]:
+    return [_line(part, page, col, page_h) for r in rows for part in _split(r)]
+
+
 def _spans(row: list[dict], mid: float) -> bool:
     """A row runs across the middle: a word crosses it, or the words either side are closer than a gutter."""
     if any(w["x0"] < mid - 2 and w["x1"] > mid + 2 for w in row):
@@ -124,13 +157,13 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
                 mid = x
                 break
     if first is None:
-        return [_line(r, page, full, height) for r in rows]
-    out = [_line(r, page, full, height) for r in rows[:first]]
+        return _lines(rows, page, full, height)
+    out = _lines(rows[:first], page, full, height)
     body = [w for r in rows[first:] if not _spans(r, mid) for w in r]
     for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
         if side:
             col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
-            out += [_line(r, page, col, height) for r in _rows(side)]
+            out += _lines(_rows(side), page, col, height)
     return out
 
 

@@ -220,3 +220,185 @@ def test_bold_labels_in_separate_cells_are_no_heading():
     c.save()
     sections = parse_pdf(buf.getvalue())
     assert _titles(sections) == [(1, "Introduction"), (1, "Method")]
+
+
+def test_appendix_subsections_numbered_under_their_letter():
+    """Appendix subsections "A.1", "A.2", "B.1" set in italics at body size after the references: they continue
+    one another under their letters (this once raised TypeError: a letter number of three characters)."""
+    def head(text: str) -> list[tuple[float, str, float, str]]:
+        return [(72, "Times-Roman", 10, ""), (72, "Times-Italic", 10, text), (72, "Times-Roman", 10, "")]
+
+    pages = [[(72, "Times-Bold", 18, "Dropout Networks"), (72, "Times-Roman", 10, "A. Author"),
+              (72, "Times-Bold", 12, "1 Introduction"), *_chunk(10), (72, "Times-Bold", 12, "2 Conclusion"),
+              *_chunk(10), (72, "Times-Bold", 12, "References"),
+              (72, "Times-Roman", 8, "A. Krizhevsky. Learning multiple layers of features, 2009.")],
+             [(72, "Times-Bold", 12, "Appendix A. A Practical Guide for Training"), *head("A.1 Network Size"),
+              *_chunk(6), *head("A.2 Learning Rate and Momentum"), *_chunk(6),
+              (72, "Times-Bold", 12, "Appendix B. Detailed Description of Experiments"), *head("B.1 MNIST"),
+              *_chunk(6), *head("B.2 SVHN"), *_chunk(6)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [
+        (1, "Introduction"), (1, "Conclusion"), (1, "Appendix A. A Practical Guide for Training"),
+        (2, "Network Size"), (2, "Learning Rate and Momentum"), (1, "Appendix B. Detailed Description of Experiments"),
+        (2, "MNIST"), (2, "SVHN")]
+
+
+def test_contents_page_without_page_numbers():
+    """A report's contents page lists its numbered sections in bold, without page numbers; the sections follow
+    in capitals at body size. The contents entries are no headings, so the numbering starts again at the real
+    "1 INTRODUCTION" and every section and subsection is read."""
+    contents = ["1 Introduction", "2 Tokenizer & Model", "3 Pre-training", "4 Evaluation", "5 Conclusion"]
+
+    def head(size: float, text: str) -> list[tuple[float, str, float, str]]:
+        return [(72, "Times-Roman", 10, ""), (72, "Times-Roman", size, text), (72, "Times-Roman", 10, "")]
+
+    pages = [[(72, "Times-Bold", 18, "A Technical Report"), (72, "Times-Roman", 10, "A. Author"),
+              (72, "Times-Bold", 12, "Contents"), *[(72, "Times-Bold", 10, t) for t in contents]],
+             [*head(12, "1 INTRODUCTION"), *_chunk(8), *head(12, "2 TOKENIZER & MODEL"), *_chunk(6),
+              *head(10, "2.1 TOKENIZER"), *_chunk(6), *head(10, "2.2 MODEL ARCHITECTURE"), *_chunk(6)],
+             [*head(12, "3 PRE-TRAINING"), *_chunk(8), *head(12, "4 EVALUATION"), *_chunk(8),
+              *head(12, "5 CONCLUSION"), *_chunk(8)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [
+        (1, "INTRODUCTION"), (1, "TOKENIZER & MODEL"), (2, "TOKENIZER"), (2, "MODEL ARCHITECTURE"),
+        (1, "PRE-TRAINING"), (1, "EVALUATION"), (1, "CONCLUSION")]
+
+
+def _canvas_pdf(*pages: list[tuple[float, float, str, float, str]]) -> bytes:
+    """Pages of (x, y, font, size, text) items placed where a layout puts them (y from the page's top)."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    for items in pages:
+        for x, y, font, size, text in items:
+            c.setFont(font, size)
+            c.drawString(x, 792 - y, text)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _column(x: float, y: float, lines: list[tuple[str, float, str]], lead: float = 12.5) -> list[tuple]:
+    """(font, size, text) lines set top down from (x, y); an empty text leaves a line's space."""
+    out = []
+    for font, size, text in lines:
+        if text:
+            out.append((x, y, font, size, text))
+        y += lead
+    return out
+
+
+def _text(n: int, width: int = 45) -> list[tuple[str, float, str]]:
+    return [("Times-Roman", 10, t) for t in _body(n, width)]
+
+
+def _wide(n: int) -> list[tuple[str, float, str]]:
+    return [("Times-Roman", 10, t) for t in _body(n, 80)]
+
+
+def test_dates_addresses_and_overlaid_text_are_no_headings():
+    """A journal's margin dates ("3 November 2014"), an author's street number ("10 Kings College Road") and a
+    second text layer pasted over a body line (an edit set in another face) are no headings; the numbered
+    sections after them keep their numbering, and a heading with "vs." in it stays one."""
+    items = [(72, 60, "Times-Bold", 18, "Quantum Computation under Micromotion"),
+             (72, 84, "Times-Roman", 10, "A. Author, 10 Kings College Road, Toronto"),
+             (20, 200, "Helvetica", 9, "Received"), (20, 212, "Helvetica", 9, "3 November 2014"),
+             (20, 230, "Helvetica", 9, "Accepted"), (20, 242, "Helvetica", 9, "23 January 2015"),
+             *_column(150, 120, [("Times-Bold", 12, "1 Introduction"), *_wide(8), ("Times-Roman", 10, ""),
+                                 ("Times-Bold", 12, "2 Monte-Carlo Averaging vs. Weight Scaling"), *_wide(6),
+                                 ("Times-Roman", 10, ""), ("Times-Bold", 12, "3 Results"), *_wide(8)]),
+             (150, 119 + 12.5 * 20, "Helvetica", 10, "How many cells should be counted: The task force")]
+    items.insert(0, (150, 122 + 12.5 * 20, "Helvetica", 10, "Method of assessment: Visual methods may be used"))
+    assert _titles(parse_pdf(_canvas_pdf(items))) == [
+        (1, "Introduction"), (1, "Monte-Carlo Averaging vs. Weight Scaling"), (1, "Results")]
+
+
+def test_small_bold_sans_subheadings_and_a_box_title():
+    """Annals' minor headings: bold sans at 8.5 pt over a 10.5 pt serif body, standing apart, one wrapped over two
+    lines; the "Key Summary Points" box title over its small sans text and a small bold label of the body's
+    family ("Gold Answer: 5:02") are no headings."""
+    body = lambda n: [("Times-Roman", 10.5, t) for t in _body(n, 45)]  # noqa: E731
+    left = _column(54, 90, [*body(6), ("Times-Roman", 10.5, ""), ("Helvetica-Bold", 11, "METHODS"), *body(10),
+                            ("Times-Roman", 10.5, ""),
+                            ("Helvetica-Bold", 8.5, "Surveillance Systems Collecting Clinical Reports"), *body(8),
+                            ("Times-Roman", 10.5, ""),
+                            ("Helvetica-Bold", 8.5, "Surveillance Systems Collecting Zoonotic and Animal"),
+                            ("Helvetica-Bold", 8.5, "Disease Data"), *body(8), ("Times-Roman", 10.5, ""),
+                            ("Times-Bold", 9, "Gold Answer: 5:02"), *body(4)], lead=12)
+    right = _column(318, 90, [*body(6), ("Times-Roman", 10.5, ""), ("Helvetica-Bold", 9, "Key Summary Points"),
+                              *[("Helvetica", 9, t) for t in _body(8, 50)], ("Times-Roman", 10.5, ""),
+                              ("Helvetica-Bold", 11, "DISCUSSION"), *body(14)], lead=12)
+    first = [(54, 50, "Times-Bold", 18, "Surveillance for Bioterrorism"), *_column(54, 90, body(40))]
+    titles = _titles(parse_pdf(_canvas_pdf(first, [*left, *right])))
+    assert titles == [(1, "METHODS"), (2, "Surveillance Systems Collecting Clinical Reports"),
+                      (2, "Surveillance Systems Collecting Zoonotic and Animal Disease Data"), (1, "DISCUSSION")]
+
+
+def test_roman_dotted_subsections_and_a_second_author_block():
+    """A Word author's "II.I", "II.I.I", "II.I.II" italic subsections of section II form a sequence; a second
+    author's block beside the first (read after the left column's text) is front matter."""
+    body = lambda n: [("Times-Roman", 10, t) for t in _body(n, 45)]  # noqa: E731
+    head = lambda font, text: [("Times-Roman", 10, ""), (font, 10, text), ("Times-Roman", 10, "")]  # noqa: E731
+    left = _column(72, 150, [("Times-Roman", 10, "I. INTRODUCTION"), *body(12), *head("Times-Roman", "II. METHOD"),
+                             *body(6), *head("Times-Italic", "II.I Validation results"), *body(6),
+                             *head("Times-Italic", "II.I.I Practicality and applicability"), *body(4),
+                             *head("Times-Italic", "II.I.II Model Implementation"), *body(6)])
+    right = _column(320, 150, [*body(14), *head("Times-Roman", "III. RESULTS"), *body(8)])
+    items = [(72, 60, "Times-Bold", 16, "Market Driven Prioritization"),
+             (90, 90, "Times-Bold", 12, "Fuchun Peng"), (72, 104, "Times-Roman", 12, "Department of Computer Science"),
+             (340, 90, "Times-Bold", 12, "Andrew McCallum"), (320, 104, "Times-Roman", 12, "University of Amherst"),
+             *left, *right]
+    assert _titles(parse_pdf(_canvas_pdf(items))) == [
+        (1, "INTRODUCTION"), (1, "METHOD"), (2, "Validation results"), (3, "Practicality and applicability"),
+        (3, "Model Implementation"), (1, "RESULTS")]
+
+
+def test_a_heading_on_the_baseline_of_text_wrapped_around_a_figure():
+    """Text wrapped around a figure ends short on the left; the next subsection's bold heading starts on the same
+    baseline at the right. They are two lines, so the heading is read; plain words apart on a row stay one line."""
+    from sources.pdf_lines import read_lines
+
+    items = [*_column(90, 100, [("Times-Roman", 10.9, t) for t in _body(12, 90)]),
+             (90, 262.5, "Times-Roman", 10.9, "with baseline covariates and indicators for medi-"),
+             (316, 262.5, "Times-Bold", 10.9, "3.1 The MGP-RNN Classifier"),
+             (90, 275, "Times-Roman", 10.9, "cations and the values of the"), (316, 275, "Times-Roman", 10.9,
+                                                                            "labs drawn at the same time")]
+    texts = [ln.text for ln in read_lines(_canvas_pdf(items))]
+    assert "with baseline covariates and indicators for medi-" in texts and "3.1 The MGP-RNN Classifier" in texts
+    assert "cations and the values of the labs drawn at the same time" in texts
+
+
+def test_numbered_typewriter_headings():
+    """JSS names a section after a function: "3.1. readData", the number bold, the name in typewriter set larger
+    than the body. It is a heading though lower case and in a code face; code lines at body size are not."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=letter)
+    y = 740.0
+    rows = [[(72, "Times-Bold", 16, "TIMP: An R Package")], [(72, "Times-Roman", 10, "A. Author")],
+            [(72, "Times-Bold", 12, "1. Introduction")], *[[(72, "Times-Roman", 10, t)] for t in _body(10, 90)],
+            [(72, "Times-Bold", 12, "2. The package")], *[[(72, "Times-Roman", 10, t)] for t in _body(6, 90)],
+            [(72, "Courier", 10, "fit <- fitModel(data, model)")],
+            *[[(72, "Times-Roman", 10, t)] for t in _body(4, 90)],
+            [(72, "Times-Bold", 12, "2.1."), (100, "Courier", 12, "readData")],
+            *[[(72, "Times-Roman", 10, t)] for t in _body(6, 90)],
+            [(72, "Times-Bold", 12, "2.2."), (100, "Courier", 12, "initModel")],
+            *[[(72, "Times-Roman", 10, t)] for t in _body(6, 90)]]
+    for row in rows:
+        for x, font, size, text in row:
+            c.setFont(font, size)
+            c.drawString(x, y, text)
+        y -= 12.5 if row[0][2] <= 10 else 20
+    c.showPage()
+    c.save()
+    assert _titles(parse_pdf(buf.getvalue())) == [(1, "Introduction"), (1, "The package"), (2, "readData"),
+                                                  (2, "initModel")]
+
+
+def test_a_heading_straight_above_one_set_alike_holds_it():
+    """CHI's extended abstracts set "Introduction" straight above "HCI and smartphones" in the same bold type:
+    the first holds the second (an empty section would be dropped); a heading after body text is a sibling."""
+    text = lambda n: [(72, "Helvetica", 8.5, t) for t in _body(n, 90)]  # noqa: E731
+    pages = [[(72, "Helvetica-Bold", 18, "Did You Notice?"), (72, "Helvetica", 8.5, "A. Author"),
+              (72, "Helvetica-Bold", 9.5, "Abstract"), *text(12)],
+             [(72, "Helvetica-Bold", 9.5, "Introduction"), (72, "Helvetica-Bold", 9.5, "HCI and smartphones"),
+              *text(10), (72, "Helvetica", 8.5, ""), (72, "Helvetica-Bold", 9.5, "Physiological parameters"),
+              *text(8), (72, "Helvetica", 8.5, ""), (72, "Helvetica-Bold", 9.5, "Discussion"), *text(8)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [(1, "Introduction"), (2, "HCI and smartphones"),
+                                               (1, "Physiological parameters"), (1, "Discussion")]
