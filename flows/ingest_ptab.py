@@ -49,14 +49,13 @@ def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, 
     `batch_size`: decision PDFs per read task (the flow's PF_PTAB_BATCH, or its own parameter)."""
     from sources.ptab import ptab_client
 
-    size = batch_size
     stores, client, stats = stages.stores_for(data_dir), ptab_client(base_url, api_key), PtabIngestStats()
     futures, batch = [], []
     for row in search_decisions(stores, client, start, end, stats):
         path = fetch_pdf(stores, client, row, ptab_downloads(data_dir), stats)
         if path is not None:
             batch.append((row, str(path)))
-        if len(batch) >= size:
+        if len(batch) >= batch_size:
             futures.append(read_batch_task.submit(data_dir, batch, batch[0][0]["decision_id"], current_limits()))
             batch = []
     if batch:
