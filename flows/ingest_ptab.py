@@ -44,18 +44,18 @@ def read_batch_task(data_dir: str, batch: list[tuple[dict, str]], first: str, li
 
 
 def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, api_key: str | None,
-                          batch_size: int | None = None) -> dict:
-    """The fan-out body, for any flow (this one, the nightly): runs on the calling flow's task runner."""
+                          batch_size: int) -> dict:
+    """The fan-out body, for any flow (this one, the nightly): runs on the calling flow's task runner.
+    `batch_size`: decision PDFs per read task (the flow's PF_PTAB_BATCH, or its own parameter)."""
     from sources.ptab import ptab_client
 
-    size = batch_size or Settings.load().ptab_batch
     stores, client, stats = stages.stores_for(data_dir), ptab_client(base_url, api_key), PtabIngestStats()
     futures, batch = [], []
     for row in search_decisions(stores, client, start, end, stats):
         path = fetch_pdf(stores, client, row, ptab_downloads(data_dir), stats)
         if path is not None:
             batch.append((row, str(path)))
-        if len(batch) >= size:
+        if len(batch) >= batch_size:
             futures.append(read_batch_task.submit(data_dir, batch, batch[0][0]["decision_id"], current_limits()))
             batch = []
     if batch:
@@ -90,4 +90,4 @@ def ingest_ptab(data_dir: str | None = None, base_url: str | None = None,
         raise ValueError(f"start {start} is after end {end}: swap them")
     with stage_limits(settings):
         return ingest_ptab_decisions(settings.roots(data_dir, None)[0], base_url or settings.upstreams.odp_base_url,
-                                     start, end, settings.odp_api_key(), batch_size)
+                                     start, end, settings.odp_api_key(), batch_size or settings.ptab_batch)

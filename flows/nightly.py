@@ -93,8 +93,9 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
 
 def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str, outcome: Callable,
                     failed: dict[str, str], deferred: dict[str, str],
-                    options: PublishOptions = PublishOptions()) -> dict:
-    """Replica mode: the world served locally under the real services' paths, the same clients as live."""
+                    options: PublishOptions, ptab_batch: int) -> dict:
+    """Replica mode: the world served locally under the real services' paths, the same clients as live.
+    `ptab_batch`: decision PDFs per read task (the night's PF_PTAB_BATCH)."""
     log = get_run_logger()
     with Replica(world, faults=faults) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
@@ -102,7 +103,8 @@ def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str,
         lens = ingest_lens_task(data_dir, lens_files(world))
         patentcr = outcome("patentcr", build_patentcr(data_dir=data_dir, out=out, ops_url=rep.base_url + "/3.2",
                                                       **options.overrides(), return_state=True), failed, deferred)
-        ptab = ingest_ptab_decisions(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key")
+        ptab = ingest_ptab_decisions(data_dir, rep.base_url, date(2006, 1, 1), date(2100, 1, 1), "replica-key",
+                                     ptab_batch)
         injected = {kind: n for kind, n in sorted(rep.faults.injected.items()) if n}
     if faults:
         log.warning("replica faults injected: %s", injected)
@@ -166,13 +168,14 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
     if sources == "live":
         truth, profile = None, settings.patenteb_profile(profile)
         with stage_limits(settings):  # the ingests run here; each build flow sets its own
-            ingested = ingest_live(data_dir, out, seed, outcome, failed, deferred, options)
+            ingested = ingest_live(settings, data_dir, out, seed, outcome, failed, deferred, options)
     else:
         world = prepare_world(scale, seed, data_dir)
         truth = str(Path(world) / "truth" / "ptab_opinions.parquet")
         profile = settings.patenteb_profile(profile, scale)
         with stage_limits(settings):
-            ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, options)
+            ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, options,
+                                       settings.ptab_batch)
     patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
     gate = options.overrides()
     patenteb = outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,

@@ -63,10 +63,11 @@ def _guarded(source: str, settings: Settings, deferred: dict[str, str], step: Ca
         return None
 
 
-def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: dict[str, str],
+def ingest_live(settings: Settings, data_dir: str, out: str, seed: int, outcome: Callable, failed: dict[str, str],
                 deferred: dict[str, str], options: PublishOptions = PublishOptions()) -> dict:
-    """Ingest every live source's new items, then Patent-CR (OPS) and Pap2Pat (SPARQL) as in replica mode."""
-    settings, today = Settings.load(), date.today()
+    """Ingest every live source's new items, then Patent-CR (OPS) and Pap2Pat (SPARQL) as in replica mode.
+    `settings`: the night's (its upstreams, credentials, windows and PTAB batch)."""
+    today = date.today()
     ledger = Ledger(Storage(data_dir).sub("warehouse"))
     odp, key = settings.upstreams.odp_base_url, settings.odp_api_key()
     wu, wp = (window(ledger, src, today, settings.since, settings.lookback_days(src)) for src in ("uspto_bulk", "ptab_odp"))
@@ -75,7 +76,8 @@ def ingest_live(data_dir: str, out: str, seed: int, outcome: Callable, failed: d
                      lambda: ingest_weekly_files(data_dir, odp, wu.start, wu.end, key))
     lens = _guarded("lens", settings, deferred, lambda: ingest_lens_task(
         data_dir, lens_drop_task(data_dir, settings.upstreams.lens_exports or "")))
-    ptab = _guarded("ptab_odp", settings, deferred, lambda: ingest_ptab_decisions(data_dir, odp, wp.start, wp.end, key))
+    ptab = _guarded("ptab_odp", settings, deferred, lambda: ingest_ptab_decisions(data_dir, odp, wp.start, wp.end, key,
+                                                                             settings.ptab_batch))
     patentcr = None
     if (why := missing_credential(settings, "ops")) is not None:
         deferred["patentcr"] = why

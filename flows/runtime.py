@@ -51,9 +51,8 @@ def stage_limits(settings: Settings) -> AbstractContextManager[MemoryLimits]:
     return memory_limits(MemoryLimits.from_settings(settings))
 
 
-def task_runner(settings: Settings | None = None) -> TaskRunner:
-    """The runner `settings` (default: the environment's PF_* settings) ask for; a fresh, unstarted one."""
-    settings = settings or Settings.load()
+def task_runner(settings: Settings) -> TaskRunner:
+    """The runner `settings` ask for (PF_TASK_RUNNER and its PF_TASK_THREADS / PF_DASK_*); a fresh, unstarted one."""
     if settings.task_runner == "dask":
         return dask_runner(settings)
     return ThreadPoolTaskRunner(max_workers=settings.task_threads)
@@ -66,4 +65,6 @@ class ConfiguredTaskRunner(ThreadPoolTaskRunner):
     """
 
     def duplicate(self) -> TaskRunner:  # type: ignore[override] - returns the configured runner instead
-        return task_runner()
+        # Prefect calls this when a run starts, before the flow's body has built its Settings: the runner's
+        # settings are read here, the run's entry point for them.
+        return task_runner(Settings.load())

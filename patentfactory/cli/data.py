@@ -91,12 +91,13 @@ def _parse_command(source: str) -> None:
     @friendly
     def cmd(files: Annotated[list[Path], typer.Argument(help="recorded upstream files")],
             out_path: Annotated[Path, typer.Option("--out", help="OUT.parquet")]) -> None:
-        from patentfactory.store.parse_writer import write_parsed
-
         primary, fn = _parsers()[source]
         if out_path.suffix != ".parquet":
             raise PFError(f"--out must end with .parquet, got {out_path}", "e.g. --out parsed/pubs.parquet")
+        for f in files:  # a missing file or a folder is refused before the writer (pyarrow) and the parser load
+            check_file(f, f"pass {FORMATS[source]}")
         from patentfactory.stages.ingest import IngestStats
+        from patentfactory.store.parse_writer import write_parsed
 
         summary = IngestStats(source)
         counts = write_parsed((summary.see(res) for f in files for res in iter_source_file(source, fn, f)),
@@ -134,10 +135,10 @@ def ingest_uspto_cmd(start: Annotated[str, typer.Option("--from", help="YYYY-MM-
                      data_dir: Annotated[Path | None, typer.Option("--data-dir", help=DATA_DIR_HELP)] = None,
                      base_url: Annotated[str | None, typer.Option(help="ODP base URL (replica or live)")] = None) -> None:
     """Weekly grant/application zips from the ODP bulk API into the warehouse."""
+    lo, hi = date_range(start, end)  # a wrong range is refused before the fetcher and its parsers load
     from patentfactory.stages.ingest_files import ingest_uspto
 
     settings = command_settings()
-    lo, hi = date_range(start, end)
     stats = ingest_uspto(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key(),
                          progress=lambda n: out.print(f"uspto: {n}"))
     out.print(stats)

@@ -58,7 +58,6 @@ def friendly(fn):
         from common import progress
         from patentfactory.config import Settings
         from patentfactory.stages.memory import MemoryLimits, memory_limits
-        from schemas import SchemaError  # pyarrow: loaded by a command, not by `pf --help`
 
         settings = None
         try:
@@ -68,7 +67,7 @@ def friendly(fn):
             settings_roots(kwargs, settings)
             with progress.bars(console, settings.progress), memory_limits(MemoryLimits.from_settings(settings)):
                 return fn(*args, **kwargs)
-        except (PFError, SchemaError, ValueError, OSError) as exc:
+        except (PFError, ValueError, OSError, *_loaded_schema_error()) as exc:
             if settings is not None and settings.debug:
                 raise
             hint = getattr(exc, "hint", "") or _hint_for(exc)
@@ -81,6 +80,13 @@ def friendly(fn):
             say_error(*known)
             raise typer.Exit(2) from None
     return wrapper
+
+
+def _loaded_schema_error() -> tuple[type[Exception], ...]:
+    """`schemas.SchemaError` where a command loaded the schemas (pyarrow); none raised one where it did not,
+    so a command refused before reading data never imports them."""
+    loaded = sys.modules.get("schemas")
+    return (loaded.SchemaError,) if loaded is not None and hasattr(loaded, "SchemaError") else ()
 
 
 _command_settings: ContextVar[Settings | None] = ContextVar("pf_settings", default=None)

@@ -22,11 +22,10 @@ def ingest_ptab_cmd(start: Annotated[str, typer.Option("--from", help="first dec
                     base_url: Annotated[str | None, typer.Option("--base-url", help="ODP base URL (replica or live); "
                                                                  "default PF_UPSTREAMS__ODP_BASE_URL")] = None) -> None:
     """ODP PTAB decisions and their PDFs (OCR for scans) into the warehouse."""
+    lo, hi = date_range(start, end)  # a wrong date is refused before the fetcher and its parsers load
     from patentfactory.stages.ingest_ptab import ingest_ptab
-
     from patentfactory.store.storage import Storage  # fsspec: only in the commands that write
 
-    lo, hi = date_range(start, end)
     Storage(data_dir).check_writable()
     settings = command_settings()
     stats = ingest_ptab(data_dir, base_url or settings.upstreams.odp_base_url, lo, hi, settings.odp_api_key())

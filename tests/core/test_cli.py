@@ -51,3 +51,23 @@ def test_console_script_runs_as_a_process(tmp_path: Path):
     proc = subprocess.run([str(pf), "generate", "--scale", "-3", "--out", str(tmp_path)], capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 2 and "positive integer" in proc.stderr
+
+
+HEAVY = ("polars", "pyarrow", "pandas", "prefect", "torch", "sources", "schemas")  # what a refusal must not load
+
+
+def test_a_refused_command_fails_before_the_data_libraries_load(tmp_path: Path):
+    """A bad date, a reversed range, a missing file, a folder or an unknown profile: one error line, exit 2, and
+    none of polars, pyarrow, pandas, Prefect, torch or the parsers imported (they cost a refusal 0.4 s of CPU)."""
+    refused = {"ptab": ["ingest", "ptab", "--from", "2024-13-01", "--data-dir", str(tmp_path / "d")],
+               "uspto": ["ingest", "uspto", "--from", "2024-03-01", "--to", "2024-01-01", "--data-dir", str(tmp_path)],
+               "missing": ["parse", "ops", str(tmp_path / "none.xml"), "--out", str(tmp_path / "o.parquet")],
+               "folder": ["parse", "uspto", str(tmp_path), "--out", str(tmp_path / "o.parquet")],
+               "profile": ["run", "--profile", "huge", "--data-dir", str(tmp_path / "d"), "--out", str(tmp_path)]}
+    code = ("import sys\nfrom patentfactory.cli.main import app\ntry:\n    app(prog_name='pf')\nexcept SystemExit as e:\n"
+            f"    print('loaded:', [m for m in {HEAVY!r} if m in sys.modules]); sys.exit(e.code)")
+    for name, args in refused.items():
+        proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2 and proc.stderr.count("error:") == 1, (name, proc.stderr[-1500:])
+        assert "loaded: []" in proc.stdout, (name, proc.stdout)
+    assert not (tmp_path / "d").exists() and not (tmp_path / "o.parquet").exists()

@@ -122,6 +122,32 @@ def test_a_settings_built_below_the_entry_points_is_caught():
                           "s = settings.load_x()\n", "x.py") == []
 
 
+def settings_outside_runs(source: str, rel: str) -> list[str]:
+    """`file:line call` for each Settings built in `source` outside a run's own body: a `@flow` (its one
+    Settings), a `@task` (a task reads its credentials itself, never as parameters) and the configured task
+    runner's `duplicate` (Prefect calls it as a run starts, before the flow's body) are the places; a helper a
+    flow calls takes the flow's object."""
+    places = [fn for fn in ast.walk(ast.parse(source)) if isinstance(fn, ast.FunctionDef)
+              and ({_last_name(d.func if isinstance(d, ast.Call) else d) for d in fn.decorator_list} & {"flow", "task"}
+                   or fn.name == "duplicate")]
+    found = []
+    for call in settings_built(source, rel):
+        line = int(call.split(" ", 1)[0].rsplit(":", 1)[1])
+        if not any(fn.lineno <= line <= fn.end_lineno for fn in places):
+            found.append(call)
+    return found
+
+
+def test_flow_helpers_take_the_flows_settings():
+    found = [hit for rel, source in project_sources() if rel.startswith("flows/")
+             for hit in settings_outside_runs(source, rel)]
+    assert found == [], "pass the flow's Settings (or the part needed) down:\n" + "\n".join(found)
+    helper = ("from prefect import flow\nfrom patentfactory.config import Settings\n\n"
+              "def ingest(d, batch=None):\n    return batch or Settings.load().ptab_batch\n\n"
+              "@flow(name='x')\ndef run(d):\n    return ingest(d, Settings.load().ptab_batch)\n")
+    assert [h.split(" ")[0] for h in settings_outside_runs(helper, "flows/x.py")] == ["flows/x.py:5"]
+
+
 def test_the_one_table_lists_every_variable_the_settings_read():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme[readme.index("## Configuration"):readme.index("## Offline by design")]

@@ -27,3 +27,13 @@ def sample_night(tmp_path_factory) -> SampleNight:
     tmp = tmp_path_factory.mktemp("sample-night")
     data, out = tmp / "data", tmp / "published"
     return SampleNight(data, out, nightly(scale="sample", data_dir=str(data), out=str(out), seed=1337))
+
+
+@pytest.fixture(scope="session")
+def deployment_api(tmp_path_factory):
+    """`prefect` CLI environment on an API server with the work pool `local-pool` (tests/flows/deployments.py),
+    shared by the modules in the xdist group `deployments`."""
+    from tests.flows.deployments import deployment_env
+
+    with deployment_env(tmp_path_factory.mktemp("deployments")) as env:
+        yield env

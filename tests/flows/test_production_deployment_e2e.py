@@ -17,21 +17,23 @@ from patentfactory.sim.upstream.sparql import sparql_replica
 from patentfactory.store.inspect import inspect_version
 from patentfactory.store.ledger import Ledger
 from patentfactory.store.storage import Storage
-from tests.flows.test_deployment_e2e import _prefect, prefect_server  # noqa: F401 - the fixture is reused
+from tests.flows.deployments import DEPLOYMENTS, POOL, prefect_cli
 from tests.flows.test_nightly_live import served_world  # noqa: F401 - the fixture is reused
 
-pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.services, pytest.mark.long_run(minutes=5)]
+pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.services, pytest.mark.long_run(minutes=5),
+              pytest.mark.xdist_group(DEPLOYMENTS)]
 DATASETS = ("patenteb", "patentcr", "ipbench", "pilot", "pap2pat")
 
 
 def _night(env: dict) -> str:
-    run_out = _prefect(env, "deployment", "run", "nightly/production", "--param", "profile=sample", "--param", "seed=7")
+    run_out = prefect_cli(env, "deployment", "run", "nightly/production", "--param", "profile=sample",
+                          "--param", "seed=7")
     match = re.search(r"UUID:\s*([0-9a-f-]{36})", run_out)
     assert match, run_out
-    worker = _prefect(env, "worker", "start", "--pool", "local-pool", "--run-once", timeout=900)
-    state = _prefect(env, "flow-run", "inspect", match.group(1))
+    worker = prefect_cli(env, "worker", "start", "--pool", POOL, "--run-once", timeout=900)
+    state = prefect_cli(env, "flow-run", "inspect", match.group(1))
     assert "COMPLETED" in state, worker[-3000:]
-    return worker + _prefect(env, "flow-run", "logs", match.group(1))
+    return worker + prefect_cli(env, "flow-run", "logs", match.group(1))
 
 
 def _fetched(ledger_root: Path) -> dict[tuple[str, str], str]:
@@ -40,19 +42,18 @@ def _fetched(ledger_root: Path) -> dict[tuple[str, str], str]:
             if r["source"] in ("uspto_bulk", "lens", "ptab_pdf")}
 
 
-def test_production_nightly_three_nights(prefect_server, served_world, tmp_path: Path):  # noqa: F811
+def test_production_nightly_three_nights(deployment_api, served_world, tmp_path: Path):  # noqa: F811
     world, url = served_world
     data, out, drop = tmp_path / "data", tmp_path / "published", tmp_path / "lens-drop"
     drop.mkdir()
     shutil.copy(world / "lens" / "lens-export.jsonl", drop)
     with sparql_replica(sorted((world / "semopenalex").glob("*.nq"))) as sparql:
-        env = {**prefect_server, "PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
+        env = {**deployment_api, "PF_UPSTREAMS__ODP_BASE_URL": url, "PF_UPSTREAMS__OPS_BASE_URL": url + "/3.2",
                "PF_UPSTREAMS__SPARQL_ENDPOINT": sparql, "PF_UPSTREAMS__FULLTEXT_VIA": url, "PF_UPSTREAMS__LENS_EXPORTS": str(drop),
                "USPTO_ODP_API_KEY": "k", "EPO_OPS_KEY": "k", "EPO_OPS_SECRET": "s",
                "PF_PATHS__DATA_DIR": str(data), "PF_PATHS__PUBLISHED_ROOT": str(out),
                "PREFECT_LOGGING_LEVEL": "INFO"}  # the summary lines are INFO logs (tests/conftest.py quiets them)
-        _prefect(env, "work-pool", "create", "local-pool", "--type", "process")
-        _prefect(env, "--no-prompt", "deploy", "--name", "nightly/production")
+        prefect_cli(env, "--no-prompt", "deploy", "--name", "nightly/production")
 
         _night(env)
         latest = {n: (out / n / "LATEST").read_text() for n in DATASETS}
