@@ -56,15 +56,18 @@ _SERVER_ENV = {"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_SERVER_DATA
 
 
 _OURS = "PF_TEST_PREFECT_SERVER"
+_SHARE_EMBEDDINGS = "PF_TEST_SHARED_EMBEDDINGS"
 
 
 def pytest_configure(config):
     if hasattr(config.option, "loadscopereorder"):  # xdist hands out work in the order set below (long runs first)
         config.option.loadscopereorder = False
-    if not os.environ.get("PF_PATHS__EMBEDDING_CACHE"):  # the first pytest process; xdist workers inherit it
+    if not os.environ.get("PF_PATHS__EMBEDDING_CACHE") and os.environ.get(_SHARE_EMBEDDINGS) != "0":
+        # The first pytest process; xdist workers, `pf` subprocesses, Prefect workers and deployments inherit it.
         # One embedding cache for the session's PatenTEB builds (content-addressed, so sharing is what a team with
         # several data dirs does): the sample's texts are encoded by the first build, not by every night again.
         # Tests about the encoding itself (tests/flows/test_fanout.py) drop it and use their data dir's cache.
+        # PF_TEST_SHARED_EMBEDDINGS=0 leaves every night its own cache (the user's default), to measure the saving.
         cache = Path(tempfile.mkdtemp(prefix="pf-test-embeddings-"))
         os.environ["PF_PATHS__EMBEDDING_CACHE"] = str(cache)
         config._pf_embedding_cache = cache

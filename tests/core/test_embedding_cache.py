@@ -77,3 +77,44 @@ def test_data_dirs_share_the_cache_named_by_the_setting(tmp_path, monkeypatch):
     assert sorted(enc.seen) == ["a gear", "a gear", "a pump", "a pump", "a rotor"]
     assert len(list((tmp_path / "shared" / MODEL_PACKAGE).glob("part-*.parquet"))) == 2
     assert not (tmp_path / "b" / "cache").exists() and not (tmp_path / "c" / "cache").exists()
+
+
+def test_a_part_is_never_seen_half_written(tmp_path):
+    """Storage writes to a temporary name and renames: while a part is being written, a reader's glob neither lists
+    it nor sees the earlier bytes of the same name change under it."""
+    store = Storage(tmp_path)
+    store.write_bytes("part-a.parquet", b"old")
+    with store.open_write("part-a.parquet") as fh, store.open_write("part-b.parquet") as fh2:
+        fh.write(b"new, half")
+        fh2.write(b"half")
+        assert store.glob("part-*.parquet") == ["part-a.parquet"]
+        assert store.read_bytes("part-a.parquet") == b"old"
+    assert store.glob("part-*.parquet") == ["part-a.parquet", "part-b.parquet"]
+    assert store.read_bytes("part-a.parquet") == b"new, half"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["part-a.parquet", "part-b.parquet"], "no temporary left"
+
+
+def _fill_shared(root: str, texts: list[str]) -> int:
+    """One writer process (an xdist worker, a night's task): encodes its texts into the shared cache, 3 a part."""
+    cache = EmbeddingCache(Storage(root), "toy", under=())
+    return sum(cache.put(texts[i:i + 3], CountingEncoder()) for i in range(0, len(texts), 3))
+
+
+def test_two_processes_fill_one_shared_cache_while_a_reader_reads_it(tmp_path):
+    """The test session's shared cache (tests/conftest.py): two processes write overlapping parts at once while a
+    third reads the folder again and again; every part it lists parses, nothing is lost, every vector is right."""
+    import multiprocessing
+
+    texts = [f"a claim about gear {i}" for i in range(60)]
+    root = str(tmp_path / "shared")
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pending = [pool.apply_async(_fill_shared, (root, texts)), pool.apply_async(_fill_shared, (root, texts[::-1]))]
+        seen = []
+        while not all(p.ready() for p in pending):
+            seen.append(len(EmbeddingCache(Storage(root), "toy", under=())))  # raises on a half-written part
+        encoded = [p.get() for p in pending]
+    assert seen == sorted(seen), "a reader never loses a vector it saw"
+    assert 60 <= sum(encoded) <= 120, encoded  # the same text twice only where both wrote it at the same moment
+    cached = EmbeddingCache(Storage(root), "toy", under=()).encoder(None)(texts)
+    np.testing.assert_array_equal(cached, CountingEncoder()(texts))
+    assert not [p for p in (tmp_path / "shared" / "toy").iterdir() if not p.name.endswith(".parquet")]
