@@ -62,9 +62,16 @@ _VETO = {
     "frames_issue": re.compile(r"(?i)^(?:The|A|One|Another) (?:\w+ )?(?:issue|question)s? (?:\w+ )?(?:is|are|was|were|"
                                r"raised is|presented is) whether\b|\b(?:examiner|appellants?) erred\b|"
                                r"\beven (?:the )?(?:examiner|appellants?)\b"),
-    # the Board on the briefing itself: "... is only briefly mentioned in the entire discussion in the brief"
-    "on_the_briefing": re.compile(r"(?i)\bonly (?:briefly|in passing)\b|\b(?:mentioned|discussed|addressed) "
-                                  r"(?:only )?(?:briefly|in passing)\b"),
+    # the Board on what a party or a reference lacks, unreported: "the examiner has provided no evidence that ...",
+    # "However, Ogata provides no guidance as to ..."
+    "lacks": re.compile(r"(?i)^(?!.*\b(?:argu|contend|assert|urg|submit|maintain|allege)\w*\b).*\b(?:has |have )?"
+                        r"(?:provides?|provided|offers?|offered|gives?|gave|cites?|cited) no (?:\w+ )?(?:guidance|evidence|"
+                        r"reason|teaching|suggestion|support|basis|explanation)\b"),
+    # the Board on the briefing itself: "... is only briefly mentioned in the entire discussion in the brief", "The
+    # present answer does not actually reflect any commentary regarding the argument ..."
+    "on_the_briefing": re.compile(r"(?i)^(?:the |this |that )?(?:present |examiner['’]s |principal |main |reply |appeal )?"
+                                  r"(?:answer|brief)s? (?:\w+ )?(?:does|do|did) not\b|\bonly (?:briefly|in passing)\b|"
+                                  r"\b(?:mentioned|discussed|addressed) (?:only )?(?:briefly|in passing)\b"),
 }
 
 

@@ -39,13 +39,14 @@ SPLIT_SECTIONS = ("statement_of_the_case", "analysis")
 # Real headings vary: BPAI decisions open the analysis with OPINION (or Opinion, DISCUSSION), later ones with
 # ANALYSIS or a numbered heading naming the rejection ("II. Obviousness"); the statement of the case may be
 # headed by what it holds (BACKGROUND, THE INVENTION, CLAIMED SUBJECT MATTER); the order by DECISION, ORDER,
-# CONCLUSION or SUMMARY. A footnote marker may be glued to a heading ("STATEMENT OF THE CASE1").
+# CONCLUSION, SUMMARY or DECISION/ORDER. A footnote marker may be glued to a heading ("STATEMENT OF THE CASE1");
+# a PDF's text layer may space its words apart ("STATEMENT  OF  CASE").
 HEADINGS = (("decision_on_appeal", r"DECISION ON (?:APPEAL|REMAND|REQUEST FOR REHEARING|REHEARING)"),
-            ("statement_of_the_case", r"STATEMENT OF (?:THE )?CASE"),
+            ("statement_of_the_case", r"STATEMENT\s+OF\s+(?:THE\s+)?CASE|Statement of (?:the )?Case"),
             ("soc_alias", r"BACKGROUND|(?:THE )?(?:CLAIMED )?(?:INVENTION|SUBJECT MATTER)(?: ON APPEAL)?|"
                           r"(?:THE )?CLAIMED SUBJECT MATTER|CASE HISTORY"),
             ("analysis", r"ANALYSIS|DISCUSSION|OPINION|Opinion|Analysis|Discussion"),
-            ("decision", r"DECISION|ORDER|CONCLUSIONS?(?: AND ORDER)?|DECISION SUMMARY|SUMMARY(?: OF (?:THE )?DECISION)?|"
+            ("decision", r"DECISION(?:\s*/\s*ORDER)?|Decision(?:\s*/\s*Order)?|ORDER|CONCLUSIONS?(?: AND ORDER)?|DECISION SUMMARY|SUMMARY(?: OF (?:THE )?DECISION)?|"
                          r"Decision|Order|Conclusion"),
             ("footnotes", r"FOOTNOTES?"),
             ("separate_opinion", r"(OPINION )?(DISSENTING|CONCURRING)( OPINION)?|.{0,40}, (dissenting|concurring)"))
@@ -95,6 +96,24 @@ BOARD_VOICE = {
                         r"relies)\b|"
                         # the Board on what was (not) argued where: "which had not been argued in the main brief"
                         r"\bnot (?:been )?(?:argued|raised|presented) (?:in|before|until)\b|\buntimely\b|\bwaived?\b",
+    # the Board weighing a party's argument or finding: "This argument does not respond to what appears to be a
+    # reasonable finding by the examiner", "Appellant's argument thus contests the underlying finding", "the quoted
+    # portion ... does not support appellant's contention", "Appellant cites a reference ... but fails to ..."
+    "judges_argument": r"^(?:\d{1,2} ?)?(?:[^,;]{0,80}, )?(?:[Tt]his |[Tt]hat |[Tt]he |[Tt]hese )?(?:[Aa]ppellants?(?:['’]s?)? |"
+                       r"[Ee]xaminer['’]s )?(?:argument|contention)s? (?:\w+ )?(?:contests?|challenges?|overlooks?|"
+                       r"ignores?|misses|fails?|does not|do not|did not)\b|\breasonable finding\b|\bappears? to be "
+                       r"(?:a |an )?(?:reasonable|correct|proper|sound)\b|\b(?:does|do|did) not (?:support|undermine|rebut|"
+                       r"respond to) (?:the |this |that )?(?:[Aa]ppellants?|[Ee]xaminer)\w*(?:['’]s?)? (?:\w+ )?"
+                       r"(?:contention|argument|position|view|finding|conclusion)s?\b|\bbut (?:fails?|failed|neglects?|"
+                       r"neglected) to\b|\b(?:is|are|was|were) (?:not (?:dispositive|determinative|controlling)|of no "
+                       r"moment|beside the point)\b|^While it is true\b|"
+                       # a party faulted by the Board's adverb: "the examiner at times erroneously refers to ..."
+                       r"^(?:\d{1,2} ?)?(?:[^,;]{0,80}, )?(?:[Tt]he )?(?:[Ee]xaminer|[Aa]ppellants?) (?:\w+ ){0,3}(?:erroneously|"
+                       r"incorrectly|mistakenly|improperly)\b",
+    # the law the Board applies: "the examiner has the initial burden of presenting ...", "the examiner must provide
+    # a basis in fact ..."
+    "legal_standard": r"\b(?:has|have|bears?|bore|had) the (?:initial )?burden\b|\b(?:[Aa]n|[Tt]he) examiner "
+                      r"(?:must|is required to)\b",
 }
 _BOARD = {name: re.compile(p) for name, p in BOARD_VOICE.items()}
 # The Board's unless the sentence is attributed: conclusions, legal citations, questions (the ISSUE).
@@ -111,9 +130,11 @@ _OPENS = (r"(?:^(?:(?:With (?:respect|regard) to|As (?:to|for)|Regarding|In|For|
           # the phrase ends at a comma or at a closing citation: "However, in reply (Answer, page 8) the examiner"
           r"(?:[^.;]|\.(?!\s)|(?<=[A-Z])\.|(?<=\bNo)\.){0,160}?(?:, |\) )|"
           r"(?:In addition|Additionally|Finally|Further(?:more)?|Moreover|Similarly|Next|First|Second|Third|Also|"
-          r"Instead|Again|However),? )?)")
+          r"Instead|Again|However|Lastly|Then),? )?)")
+# a record citation between a party and its verb: "the examiner (answer at 8) stated", "Appellants (Br. 5) argue"
+_RECORD = r"(?: \((?:see )?[^()]{1,60}\))?"
 CUES = {
-    "examiner_findings": rf"(?:\b(?:[Tt]he )?Examiner|{_OPENS}[Tt]he examiner)(?:'s|’s)? (?:(?:also|further|then|additionally|alternatively|"
+    "examiner_findings": rf"(?:\b(?:[Tt]he )?Examiner|{_OPENS}[Tt]he examiner)(?:'s|’s)?{_RECORD} (?:(?:also|further|then|additionally|alternatively|"
                          r"similarly|first|next|again|now|correctly|expressly) )?(?:has |had |is |was )?"
                          r"(?:finds|found|determines|determined|concludes|concluded|rejects|rejected|relies|relied|"
                          r"argues|argued|contended|asserted|urges|takes|took|points out|pointed out|responded|"
@@ -121,13 +142,13 @@ CUES = {
                          r"reasons|reasoned|explains|explained|states|stated|notes|noted|takes the position|answers|"
                          r"responds|responded|maintains|contends|asserts|identifies|identified|cites|cited|"
                          r"interprets|construes|construed|considers|acknowledges|proposes|proposed|characterizes|"
-                         r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|"
+                         r"equates|maps|points to|turns to|reads|applies|applied|distinguishes|observes|opines|insists|insisted|"
                          r"says|adds|added|attempts to|sets forth(?! (?:a |an )?(?:prima facie|sufficient|adequate|reasonable|proper))|"
                          r"is of the (?:opinion|view)|(?:position|rationale|reasoning|view|opinion)(?: \([^)]{1,40}\))? "
                          r"(?:is|was|appears to be) that)\b|"
-                         r"^It is (?:the )?[Ee]xaminer(?:'s|’s) (?:position|view|contention|opinion) that\b|"
+                         r"^(?:[^,;]{0,40}, )?[Ii]t is (?:the )?[Ee]xaminer(?:'s|’s) (?:position|view|contention|opinion) that\b|"
                          r"^(?:The |Here, the )?[Ee]xaminer(?:'s|’s) (?:\w+ )?(?:position|rationale|reasoning|theory|"
-                         r"contention)\b[^.]{0,120}? (?:is|was|appears to be) that\b|"
+                         r"contention|conclusion|determination)\b[^.]{0,120}? (?:is|was|appears to be) that\b|"
                          # the examiner's paper as the subject: "Page 4 of the answer characterizes Phillips as ..."
                          r"^(?:(?:Page|pages) [\d\s,and–-]+ of )?[Tt]he (?:(?:supplemental |final )?[Ee]xaminer(?:'s|’s) "
                          r"answer|answer|final (?:rejection|office action))(?: \([^)]{1,40}\))? (?:characterizes|states|"
@@ -138,23 +159,28 @@ CUES = {
                          r"(?: [IVX]+| of claims? [\d\u2013\-, and]+| that [^.;]{0,160}?)? (?:is|are|was|were) (?:\w+ly )?(?:based|premised|"
                          r"predicated|grounded)(?: \w+ly)? (?:up)?on\b(?!.*\b(?:speculation|hindsight|erroneous|improper|"
                          r"impermissible|mistaken)\b)|\b[Aa]ccording to the [Ee]xaminer\b|"
+                         # the examiner's paper as the source: "According to the Answer (at 2), ..."
+                         r"^[Aa]ccording to the (?:[Ee]xaminer(?:'s|’s) )?(?:[Aa]nswer|[Ff]inal (?:[Rr]ejection|[Oo]ffice [Aa]ction))\b|"
                          r"\bstands? (?:finally )?rejected\b",
-    "appellant_arguments": rf"(?:\bAppellants?|\bApplicants?|{_OPENS}(?:[Tt]he )?(?:appellants?|applicants?))(?:'s?|’s?)? (?:(?:also|further|then|additionally|"
+    "appellant_arguments": rf"(?:\bAppellants?|\bApplicants?|{_OPENS}(?:[Tt]he )?(?:appellants?|applicants?))(?:'s?|’s?)?{_RECORD} (?:(?:also|further|then|additionally|"
                            r"alternatively|similarly|first|next|again|now|instead|essentially|specifically) )?"
                            r"(?:argues?|argued|contends?|contended|asserts?|asserted|submits?|submitted|maintains?|"
                            r"responds?|responded|relies|rely|relied|disputes?|urges?|alleges?|alleged|reasons|explains?|"
                            r"concludes?|concluded|challenges?|challenged|presents?|notes?|noted|made note|insisted|"
                            r"believes?|states?|stated|traverses?|traversed|propose[sd]?|concede[sd]?|"
-                           r"characterizes|points (?:out|to)|notes|cites|refers to|directs|takes the position|says|"
-                           r"adds|observes|"
-                           r"emphasizes|insists|counters|replies|(?:position|rationale|view) is|are of the (?:opinion|view))\b|"
+                           r"characterizes?|points? (?:out|to)|notes|cites?|refers? to|directs?|takes? the position|says|"
+                           r"adds?|observes?|"
+                           r"emphasizes?|insists?|counters?|replies|reply|discuss(?:es)?|address(?:es)?|offers?|(?:position|rationale|view) is|are of the (?:opinion|view))\b|"
                            r"^It is (?:the )?[Aa]ppellants?(?:'s?|’s?) (?:position|view|contention|argument) that\b|"
                            r"\b[Aa]ccording to [Aa]ppellants?\b|\b[Ii]n [Aa]ppellants?(?:'s?|’s?) view\b|"
                            # counsel at the oral hearing: "At oral hearing the appellants' counsel noted that ..."
                            r"\b(?:[Aa]ppellants?|[Aa]pplicants?)(?:'s?|’s?) (?:counsel|attorney|representative)s? "
                            r"(?:(?:also|further) )?(?:noted|argued|stated|asserted|contended|urged|explained)\b|"
                            r"^[Aa]ppellants?(?:'s?|’s?) (?:(?:principal|main|primary|first|second|remaining|only) )?"
-                           r"(?:argument|contention|position)s?\b|\b[Ii]t (?:was|is) argued\b|"
+                           r"(?:argument|contention|position)s?\b|"
+                           # "The sole argument advanced by Appellant is that ..."
+                           r"^The (?:\w+ )?(?:argument|contention)s? (?:advanced|made|presented|raised) by (?:the )?"
+                           r"[Aa]ppellants?\b|\b[Ii]t (?:was|is) (?:also |further )?(?:argued|asserted|contended|urged)\b|"
                            # a party named ("Bayer argues"): the Board and the references never argue or contend
                            r"^(?!The\b|[Ee]xaminer\b)[A-Z][\w.&'’-]+(?: [A-Z][\w.&'’-]+){0,2} "
                            r"(?:(?:also|further) )?(?:argues|contends|urges|asserts|submits|maintains)\b",
@@ -425,7 +451,7 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-9"
+    name = "rules-10"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()

@@ -54,9 +54,12 @@ _VERDICT_WORDS = re.compile(r"\b(?:is|are|be|been|hereby)\s+(affirmed[- ]in[- ]p
                             # ("We AFFRIM.": a real decision's typo)
                             r"\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(affirm(?:[- ]+in[- ]+part)?|affrim|"
                             r"reverse|vacate|remand)\b", re.I)
-_NEW_GROUND = re.compile(r"new grounds? of rejection|41\.50\s*\(b\)|1\.196\s*\(b\)", re.I)
-_VERDICT_SENTENCE = re.compile(r"[^.]*\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|affrim|reverse|vacate|"
-                               r"remand)\b[^.]*(?:\.\d*|$)", re.I)
+_NEW_GROUND = re.compile(r"new grounds? of rejection|\bnew rejections?\b|41\.50\s*\(b\)|1\.196\s*\(b\)", re.I)
+# a period inside the sentence: one glued to the next character ("41.50", "C.F.R.") or after a lone capital
+# ("37 C.F.R. § 41.50(b)": the verdict sentence goes on to the rule that enters the new ground)
+_IN_SENTENCE = r"(?:[^.]|\.(?:(?=\S)|(?<=\b[A-Z]\.)))*"
+_VERDICT_SENTENCE = re.compile(rf"{_IN_SENTENCE}\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|affrim|"
+                               rf"reverse|vacate|remand)\b{_IN_SENTENCE}(?:\.\d*|$)", re.I)
 _BARE_VERDICT = re.compile(r"^\s*(?:AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED|DENIED|GRANTED)\b[-\sA-Z;,.()§0-9]*$")
 NOT_ISSUES = {"134"}
 

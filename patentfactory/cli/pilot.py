@@ -72,7 +72,7 @@ def routes_cmd(data_dir: Annotated[Path | None, typer.Option(
     """Each opinion-split route's precision/recall for the two input roles on the reference decisions (a row per
     blind batch of the real decisions, a new batch included as soon as its files say `batch: N`, the rest of them,
     the real-style set) and the Board sentences it put into an input: the rules, the trained classifier (trained on
-    the dev decisions and blind batches 1-5, never on a later one), and the LLM when an endpoint is set."""
+    the dev decisions and blind batches 1-6, never on a later one), and the LLM when an endpoint is set."""
     from patentfactory.stages import llm_routes
     from transforms.opinion_reference import REFERENCE_DIR, reference_sets, routes_table
 

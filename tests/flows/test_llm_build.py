@@ -110,7 +110,7 @@ def test_endpoint_down_defers_and_the_plan_counts_misses(setup, tmp_path, monkey
 
 def test_pilot_on_the_trained_classifier_route(setup, tmp_path, monkeypatch):
     """`--splitter classifier`: no endpoint needed; the manifest names the route and its settings, the card reports
-    where its blind figure comes from (batch 6), the spent batches it was trained on and its leave-one-batch-out
+    where its blind figure comes from (batch 7), the spent batches it was trained on and its leave-one-batch-out
     figures, and the publish step's Board-voice check ran on its output."""
     _, data = setup
     _env(monkeypatch, None)
@@ -122,13 +122,13 @@ def test_pilot_on_the_trained_classifier_route(setup, tmp_path, monkeypatch):
     report = inspect_version(Storage(out), "pilot", version)
     assert report.ok, report.problems
     config = report.manifest["config"]
-    assert config["splitter"] == "classifier-4" and config["split_route"]["route"] == "classifier"
+    assert config["splitter"] == "classifier-5" and config["split_route"]["route"] == "classifier"
     assert "no_board_voice_in_inputs" in json.dumps(report.manifest)
     pooled = report.manifest["stats"]["reference_scores"]["real"]["pooled_blind"]
     card = (out / "pilot" / version / "README.md").read_text()
-    assert "Route `classifier`: `classifier-4`" in card and "Splitter `classifier-4` (a logistic regression" in card
-    assert "the blind figure of this splitter comes from batch 6" in card and "Leave-one-batch-out cross-validation" in card
-    assert f"Blind batches 1-5 ({pooled['decisions']} decisions) were each scored once when fresh" in card
+    assert "Route `classifier`: `classifier-5`" in card and "Splitter `classifier-5` (a logistic regression" in card
+    assert "the blind figure of this splitter comes from batch 7" in card and "Leave-one-batch-out cross-validation" in card
+    assert f"Blind batches 1-6 ({pooled['decisions']} decisions) were each scored once when fresh" in card
     assert report.manifest["stats"]["role_agreement"]["roles"]["appellant_arguments"]["f1"] > 0
 
 

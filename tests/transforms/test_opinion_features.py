@@ -41,6 +41,8 @@ def test_the_board_judging_a_party_is_vetoed(sentence):
     "Appellants argue that the examiner has failed to set forth a prima facie case (Br. 6).",
     "The examiner responds that Smith clearly teaches a spacer having two fingers 170 [answer, page 10].",
     "Appellants’ arguments in the Briefs assert (Brief, at 10) that Fults is not concerned with the relationship.",
+    "Appellants argue that Ogata provides no guidance as to the ratio (Reply Br. 3).",
+    "Appellants contend that the answer does not address claim 5 (Reply Br. 2).",
 ])
 def test_a_partys_own_words_are_not_vetoed(sentence):
     assert board_veto(sentence) is None
@@ -75,6 +77,14 @@ def test_a_bare_citation_after_the_boards_sentence_stays_the_boards():
     "Vitali would have rendered the subject matter of claim 2 obvious.",
     "The examiner’s subsequent reliance upon the Response at pages 4 and 5 of the answer is only briefly mentioned in "
     "the entire discussion in the brief and reply brief.",
+    # h44, h03, r20 (the batch-6 round): what a party or a reference lacks, unreported; a paper that does not do
+    # something; the Board weighing a fact's weight
+    "However, optimization is only obvious for result effective variables, and the examiner has provided no evidence "
+    "that the ratio of M/N is such a result effective variable.",
+    "However, Ogata provides no guidance as to how one would select a ratio of evaporation atoms to ions.",
+    "The present answer does not actually reflect any commentary regarding the argument at pages 8 and 9 of the "
+    "principal brief on appeal.",
+    "While it is true that Sweeney does not explicitly disclose charge providing steps, this is not dispositive.",
 ])
 def test_the_board_framing_or_weighing_is_vetoed(sentence):
     assert board_veto(sentence)

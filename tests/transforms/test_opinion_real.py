@@ -95,6 +95,13 @@ def test_real_headings_open_their_sections():
     assert names("STATEMENT OF THE CASE\n\nThe invention is a lid.\n\nII. Obviousness\n\nAppellants argue.") == [
         "caption", "statement_of_the_case", "analysis"]
     assert names("STATEMENT OF THE CASE\n\nThe invention is a lid.\n\nF. Analysis\n\nAppellants argue.")[-1] == "analysis"
+    # the headings of real decision PDFs (benchmarks/ptab_pdf_paragraphs: the route's text layers)
+    assert names("STATEMENT OF CASE\n\nThe invention is a lid.\n\nANALYSIS\n\nAppellants argue.\n\nDECISION/ORDER\n\n"
+                 "AFFIRMED") == ["caption", "statement_of_the_case", "analysis", "decision"]
+    assert names("STATEMENT  OF  CASE\n\nThe invention is a lid.\n\nANALYSIS\n\nAppellants argue.\n\nDECISION / ORDER"
+                 "\n\nAFFIRMED") == ["caption", "statement_of_the_case", "analysis", "decision"]
+    assert verdict_passage("ANALYSIS\n\nAppellants argue.\n\nDECISION/ORDER\n\nThe rejection of claim 1 is affirmed. "
+                           "We enter a new ground of rejection of claim 2 under 37 C.F.R. § 41.50(b).")[1] == "order"
     assert names("ANALYSIS\n\nAppellants argue.\n\nBACKGROUND\n\nThe Board notes.") == ["caption", "analysis"], \
         "a statement-of-the-case heading inside the analysis is a sub-heading"
 
@@ -230,3 +237,23 @@ def test_a_quotation_or_a_block_quote_keeps_the_voice_of_who_is_quoted():
                      "examiner states, “[t]he ‘method’ of claim 1 is subject to the same rejection.” (Id. at 3.)") == [
         "Second, he alleges, “[t]he Grid provides synchronization information.” (Id.)",
         "Third, the examiner states, “[t]he ‘method’ of claim 1 is subject to the same rejection.” (Id. at 3.)"]
+
+
+def test_attributions_of_blind_batch_6_that_rules_9_missed():
+    """Real forms of batch 6 (h31, h44, h55, h63, h28, h40, h45): a record citation between the party and its
+    verb, a passive report with the brief cited, more openers and verbs; each stays the party's."""
+    text = ("ANALYSIS\n\nIn response to the argument, the examiner (answer at 8) stated that Oonishi is "
+            "analogous art.\n\nFurther, the examiner (Final Rejection, page 3-4) points to the range of 3 to 200 in "
+            "Ando.\n\nIt is further argued (Brief p. 4) that Vreeland's element 25 is not an aperture.\n\n"
+            "Lastly, applicant argues that a feature expressed in inches would not be compatible with pitch.\n\n"
+            "Then, the examiner insists that the present application fails to define the word ridge.\n\n"
+            "However, it is the examiner's position that it would have been obvious to mold the article.\n\n"
+            "Appellants discuss figures 2 and 4 on pages 5-6 of their brief.\n\n"
+            "The Examiner’s ultimate conclusion (Answer, page 4) is that the change of shape would have been obvious."
+            "\n\nThe sole argument advanced by Appellant is that Figure 1 of Akerson shows no channel.")
+    got = roles_of(text)
+    assert list(got.values()) == ["examiner_findings", "examiner_findings", "appellant_arguments",
+                                  "appellant_arguments", "examiner_findings", "examiner_findings",
+                                  "appellant_arguments", "examiner_findings", "appellant_arguments"], got
+    # a negated verb stays the Board's whatever the citation: the veto comes first
+    assert set(roles_of("ANALYSIS\n\nAppellants (Br. 5) do not address claim 3.").values()) == {"ptab_opinion"}

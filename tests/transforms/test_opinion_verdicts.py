@@ -21,6 +21,11 @@ OPENING = "DECISION ON APPEAL\n\nAppellant appeals under 35 U.S.C. § 134(a). We
      "Reversed with New Ground of Rejection"),
     ("We affirm-in-part and we enter a new ground of rejection pursuant to the provisions of 37 CFR § 1.196(b).",
      "Affirmed-in-Part with New Ground of Rejection"),
+    # the rule named only after "C.F.R." and the ground called "a new rejection" (a real PTAB opening, batch 6)
+    ("We AFFIRM-IN-PART and add a new rejection under 37 C.F.R. § 41.50(b).",
+     "Affirmed-in-Part with New Ground of Rejection"),
+    ("We REVERSE and enter a new rejection under 37 C.F.R. § 41.50(b). Judge Smith dissents.",
+     "Reversed with New Ground of Rejection"),
 ])
 def test_the_opening_verdict_forms(verdict, fine):
     passage, where = verdict_passage(OPENING.format(verdict))

@@ -180,12 +180,30 @@ def test_board_voice_patterns_and_their_names():
              "Accordingly, the rejection stands.": "accordingly", "As discussed above, Smith is analogous.":
              "own_reasoning", "Appellant does not dispute that Smith teaches a hinge.": "board_evaluation",
              "Appellant's argument is not commensurate with the scope of claim 1.": "board_evaluation",
-             "As the Examiner correctly finds, Smith teaches a hinge.": "board_evaluation"}
+             "As the Examiner correctly finds, Smith teaches a hinge.": "board_evaluation",
+             # forms of real BPAI decisions (blind batch 6) that rules-9 and classifier-4 put into an input
+             "This argument does not respond to what appears to be a reasonable finding by the examiner (Answer, p. 5).":
+             "judges_argument",
+             "Appellant’s argument thus contests the underlying, implicit finding that Miller is analogous art.":
+             "judges_argument",
+             "Furthermore, the quoted portion of this reference does not support appellant’s contention that Rateau "
+             "should not be applied.": "judges_argument",
+             "Appellant cites a reference on page 2 of the Reply Brief but fails to make this reference of record.":
+             "judges_argument",
+             "In making this finding (see pages 4 and 5 in the answer), the examiner at times erroneously refers to "
+             "reference numerals 66 and 68.": "judges_argument",
+             "Insofar as the written description requirement is concerned, the examiner has the initial burden of "
+             "presenting evidence.": "legal_standard",
+             "When an examiner relies upon a theory of inherency, the examiner must provide a basis in fact.":
+             "legal_standard"}
     for sent, name in cases.items():
         assert board_voice(sent) == name, sent
     assert set(cases.values()) == set(BOARD_VOICE)
     for sent in ("Appellant argues that the Examiner erred in finding that Smith teaches a hinge.",
-                 "The Examiner finds that U.S. Patent 7,123,456 teaches a lever.", "Claim 1 is illustrative."):
+                 "The Examiner finds that U.S. Patent 7,123,456 teaches a lever.", "Claim 1 is illustrative.",
+                 "Appellants contend that the Examiner’s finding is not supported by Smith (Appeal Br. 5).",
+                 "The Examiner responds that Smith teaches the ratio (Ans. 4).",
+                 "Appellants argue that Jones discloses no hinge and that the rejection fails (Br. 6)."):
         assert board_voice(sent) is None, sent
 
 
