@@ -103,10 +103,15 @@ def _real_text(real: dict, cv: dict | None = None) -> str:
     spent = [k for k in real if k.startswith("blind") and k != key]
     if key in real:
         b = real[key]
-        blind = (f"blind figures of this splitter: batch {BLIND_BATCH} ({b['decisions']} decisions, {b['sentences']} "
-                 "sentences labelled apart and never seen while it was written, trained or tuned; scored once after "
-                 f"it was frozen): Board sentences that reached an input role today: **{b['board_sentences_in_inputs']}**. "
-                 f"{b.get('note', '')}\n\n" + _role_table(b["roles"]))
+        head = (f"the blind figure of this splitter comes from batch {BLIND_BATCH} ({b['decisions']} decisions, "
+                f"{b['sentences']} sentences labelled apart and never seen while it was written, trained or tuned; "
+                "scored once after it was frozen)")
+        # the first score is the blind figure; today's table may come after the misses it showed were mended
+        blind = (f"{head}: **{b['note']}**\n\nToday's figures on that batch (after mending what the first score "
+                 f"showed, so no longer blind): Board sentences in an input: {b['board_sentences_in_inputs']}.\n\n"
+                 if b.get("note") else
+                 f"{head}: Board sentences that reached an input role: **{b['board_sentences_in_inputs']}**.\n\n"
+                 ) + _role_table(b["roles"])
     else:
         blind = (f"the blind figure of this splitter comes from batch {BLIND_BATCH}, labelled apart while it was "
                  "written and trained and scored once after it was frozen (`pf pilot routes`, rows `real blind "
@@ -116,7 +121,8 @@ def _real_text(real: dict, cv: dict | None = None) -> str:
     if cv:
         p = cv["pooled"]
         lobo = (f"\n\nLeave-one-batch-out cross-validation (trained on every other decision, each of blind batches "
-                f"{', '.join(k for k in cv if k != 'pooled')} scored in turn, {p['decisions']} decisions pooled): Board "
+                f"{', '.join(k for k in cv if k != 'pooled')} scored in turn, {p['decisions']} decisions pooled; the rules under "
+                "the model were written on every batch, so this is an optimistic estimate, not a blind one): Board "
                 f"sentences in an input: {p['board_sentences_in_inputs']}.\n\n"
                 "| role | P | R | support |\n|---|---:|---:|---:|\n" +
                 "\n".join(f"| {r} | {v['precision']} | {v['recall']} | {v['support']} |" for r, v in p["roles"].items()))
