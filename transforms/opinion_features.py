@@ -65,13 +65,29 @@ _VETO = {
     # the Board on what a party or a reference lacks, unreported: "the examiner has provided no evidence that ...",
     # "However, Ogata provides no guidance as to ..."
     "lacks": re.compile(r"(?i)^(?!.*\b(?:argu|contend|assert|urg|submit|maintain|allege)\w*\b).*\b(?:has |have )?"
-                        r"(?:provides?|provided|offers?|offered|gives?|gave|cites?|cited) no (?:\w+ )?(?:guidance|evidence|"
+                        r"(?:provides?|provided|offers?|offered|gives?|gave|cites?|cited|articulated?|articulates|advanced?|"
+                        r"advances) no (?:\w+ )?(?:guidance|evidence|"
                         r"reason|teaching|suggestion|support|basis|explanation)\b"),
     # the Board on the briefing itself: "... is only briefly mentioned in the entire discussion in the brief", "The
     # present answer does not actually reflect any commentary regarding the argument ..."
     "on_the_briefing": re.compile(r"(?i)^(?:the |this |that )?(?:present |examiner['’]s |principal |main |reply |appeal )?"
                                   r"(?:answer|brief)s? (?:\w+ )?(?:does|do|did) not\b|\bonly (?:briefly|in passing)\b|"
-                                  r"\b(?:mentioned|discussed|addressed) (?:only )?(?:briefly|in passing)\b"),
+                                  r"\b(?:mentioned|discussed|addressed) (?:only )?(?:briefly|in passing)\b|"
+                                  r"\bin (?:but|only) (?:one|two|three|a few|a single) (?:places?|instances?|"
+                                  r"sentences?|passages?)\b"),
+    # the Board presenting the record itself: "The examiner's only statement with regard to the anticipation appears
+    # at page 3 of the Answer ...", "As evident by a review of page 6 ... of appellants' specification, ..."
+    "presents_record": re.compile(r"^(?:The |This )?(?:[Ee]xaminer|[Aa]ppellants?)['’]s? only (?:statement|explanation|"
+                                  r"discussion|mention|reasoning|rationale|finding)\b|^As (?:is )?(?:evident|evidenced|"
+                                  r"apparent) (?:by|from)\b"),
+    # the law the Board applies, cited with no party named: "A claimed invention is unpatentable if ... 35 U.S.C.
+    # § 103(a); Graham v. John Deere Co., 383 U.S. 1, 14 ...", or a burden weighed: "... is insufficient to satisfy
+    # the examiner's initial burden of proof"
+    "states_law": re.compile(r"^(?!.*\b(?i:appellants?|applicants?|examiner)\b).*(?:\b(?:In re|Ex parte) [A-Z]|"
+                             r"\b[A-Z][\w.'&-]* v\. [A-Z])[^;]{0,120}\b\d+ (?:F\.(?: ?(?:2d|3d|4th))?|U\.S\.|USPQ(?:2d)?) ?\d"),
+    "weighs_burden": re.compile(r"(?i)^(?!.*\b(?:argu|contend|assert|urg|submit|maintain|allege)\w*\b).*\b(?:satisf|meet|"
+                                r"met\b|carr|discharg)\w* (?:the |an? |its |his |her |their )?(?:examiner['’]s |"
+                                r"appellants?['’]s? )?(?:initial )?burden\b"),
 }
 
 

@@ -52,6 +52,9 @@ HEADINGS = (("decision_on_appeal", r"DECISION ON (?:APPEAL|REMAND|REQUEST FOR RE
             ("separate_opinion", r"(OPINION )?(DISSENTING|CONCURRING)( OPINION)?|.{0,40}, (dissenting|concurring)"))
 _HEADING = [(name, re.compile(rf"^\s*(?:[IVX]+\.\s*)?(?:{pat})(?:\s?\d{{1,2}}|\*+)?\s*$",
                               re.I if name == "separate_opinion" else 0)) for name, pat in HEADINGS]
+# a SUMMARY heading opens the order at the end, but the opening's summary (the appeal's history, "We AFFIRM.")
+# where no statement or analysis has come yet
+_SUMMARY = re.compile(r"^\s*SUMMARY\b")
 # a numbered heading that names a rejection or a lettered "F. Analysis" opens the analysis
 _ANALYSIS_HEADING = re.compile(r"^(?:[IVX]+|[A-H]|\d{1,2})\.\s+(?:(?:The )?(?:Analysis|Discussion)\b|(?:The )?Rejections?\b|"
                                r"Obviousness|Anticipation|Indefiniteness|Written Description|Enablement|"
@@ -79,9 +82,16 @@ BOARD_VOICE = {
                         r"(?:explain|address|dispute|contest|identif(?:y|ied)|provided?|point|direct|rebut|refute|offer|show|"
                         r"establish|demonstrate|present|cite|challenge|argue|persuade|allege|assert|contend|"
                         r"proffer|submit)(?:s|d|ed|n)?\b|\b(?:[Aa]ppellants?|[Tt]hey) (?:has|have|had) (?:\w+ )?"
-                        r"(?:presented|provided|offered|made|identified|cited) no\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
+                        r"(?:presented|provided|offered|made|identified|cited) no\b|"
+                        # "the appellants submit neither evidence nor argument that ..."
+                        r"\b(?:[Aa]ppellants?|[Tt]hey) (?:\w+ )?(?:submit|present|provide|offer|proffer|cite)s? neither\b|"
+                        r"\bneither evidence nor argument\b|^As the Examiner (?:\w+ )?(?:finds|found|explains|"
                         r"explained|notes|noted|determines|determined|correctly)\b|^Rather than\b|"
-                        r"\b(?:[Aa]ppellants?|[Ee]xaminer|brief|answer)(?:'s|’s)? (?:\w+ )?(?:merely|barely|simply)\b|"
+                        r"\b(?:[Aa]ppellants?|[Ee]xaminer|[Tt]hey|brief|answer)(?:'s|’s)? (?:\w+ )?(?:merely|barely|simply)\b|"
+                        # the Board narrowing a party's case: "... second point ... is essentially limited to the
+                        # argument that ..."
+                        r"\b(?:is|are|was|were) (?:\w+ )?(?:limited|confined|reduced) to (?:the |an? )?(?:argument|"
+                        r"contention|assertion)\b|"
                         r"\b(?:conclusory|untenable|boilerplate)\b|"
                         # the Board faulting a party: "... but never indicates which component ...",
                         # "The examiner also ignores Thom's objective"
@@ -299,6 +309,8 @@ def split_sections(text: str) -> list[tuple[str, list[str]]]:
         name, current = section_of(par), out[-1][0]
         if name == "soc_alias":
             name = None if current in ("statement_of_the_case", "analysis") else "statement_of_the_case"
+        elif name == "decision" and _SUMMARY.match(par) and current in ("caption", "decision_on_appeal"):
+            name = "statement_of_the_case"  # "SUMMARY OF THE DECISION" before the case: the opening, not the order
         if name and name != current and not (name == "decision_on_appeal" and any(s == name for s, _ in out)):
             out.append((name, []))
         else:
@@ -451,7 +463,7 @@ def _paragraph_roles(sents: list[str], roles: list[tuple[str, str | None]]) -> l
 
 class RuleSplitter:
     """The transparent cue-phrase splitter (see module docstring)."""
-    name = "rules-10"
+    name = "rules-11"
 
     def split(self, text: str) -> OpinionSplit:
         result = OpinionSplit()

@@ -61,6 +61,14 @@ _IN_SENTENCE = r"(?:[^.]|\.(?:(?=\S)|(?<=\b[A-Z]\.)))*"
 _VERDICT_SENTENCE = re.compile(rf"{_IN_SENTENCE}\bwe\s+(?:(?:therefore|hereby|accordingly|also|now)\s+)?(?:affirm|affrim|"
                                rf"reverse|vacate|remand)\b{_IN_SENTENCE}(?:\.\d*|$)", re.I)
 _BARE_VERDICT = re.compile(r"^\s*(?:AFFIRMED|REVERSED|VACATED|REMANDED|DISMISSED|DENIED|GRANTED)\b[-\sA-Z;,.()§0-9]*$")
+# the verdict line in title case, alone on its line ("Reversed" closing a BPAI page): nothing may follow the word
+_TITLE_VERDICT = re.compile(r"^\s*(Affirmed[- ][Ii]n[- ][Pp]art|Affirmed|Reversed|Vacated|Remanded|Dismissed|Denied|"
+                            r"Granted)\.?\s*$", re.M)
+# the Board entering a new ground beside its verdict sentence: "Under ... 37 CFR § 1.196(b) (2003), we enter a new
+# ground of rejection of ..."
+_NEW_GROUND_SENTENCE = re.compile(rf"{_IN_SENTENCE}\bwe\s+(?:(?:therefore|hereby|also|now|further)\s+)?(?:enter|make|"
+                                  rf"set forth|add|designate)\b{_IN_SENTENCE}new\s+grounds?\s+of\s+rejection"
+                                  rf"{_IN_SENTENCE}(?:\.\d*|$)", re.I)
 NOT_ISSUES = {"134"}
 
 
@@ -141,15 +149,17 @@ def verdict_passage(text: str | None) -> tuple[str, str | None]:
     paragraphs = [p for _, paras in sections for p in paras]
     # the mailing address and the clerk's initials may follow the verdict line on the last page (a real BPAI
     # rehearing: "DENIED", "pgc", then four address lines)
-    if tail := [p for p in paragraphs[-8:] if _BARE_VERDICT.match(p)]:
+    if tail := [p for p in paragraphs[-8:] if _BARE_VERDICT.match(p) or _TITLE_VERDICT.fullmatch(p)]:
         return tail[-1], "last_page"
     opening = [p for name, paras in sections if name in ("caption", "decision_on_appeal", "statement_of_the_case")
                for p in paras[:4]]
     for par in opening:
-        if said := [m.group(0).strip() for m in _VERDICT_SENTENCE.finditer(par)]:
+        if said := [(m.start(), m.group(0).strip()) for m in _VERDICT_SENTENCE.finditer(par)]:
             # every verdict sentence of the paragraph: "We AFFIRM the rejections of claims 1-6. We REVERSE the
-            # rejections of claims 7 and 10." is an affirmance in part
-            return " ".join(said), "opening"
+            # rejections of claims 7 and 10." is an affirmance in part; a new ground it enters goes with them
+            said += [(m.start(), m.group(0).strip()) for m in _NEW_GROUND_SENTENCE.finditer(par)
+                     if m.group(0).strip() not in {t for _, t in said}]
+            return " ".join(t for _, t in sorted(said)), "opening"
     return (order, "order") if order else ("", None)
 
 
@@ -157,9 +167,9 @@ def outcome_from_order(order: str) -> str | None:
     """The outcome the DECISION/ORDER section states: its verdict line ("AFFIRMED-IN-PART; NEW GROUND OF
     REJECTION") or else its per-rejection dispositions ("... is affirmed." + "... is reversed." ->
     affirmed-in-part); "with new ground of rejection" when the order enters one. None when it states none."""
-    lines = _VERDICT_LINE.findall(order)
+    lines = [m[0] for m in _VERDICT_LINE.findall(order)] or _TITLE_VERDICT.findall(order)
     if lines:
-        verdict = lines[-1][0].lower()
+        verdict = re.sub(r"[-\s]+", "-", lines[-1].lower())
     else:
         found = {re.sub(r"[-\s]+", "-", a or b or c).lower() for a, b, c in _VERDICT_WORDS.findall(order)}
         found = {{"affirm": "affirmed", "affrim": "affirmed", "reverse": "reversed", "vacate": "vacated", "remand": "remanded",

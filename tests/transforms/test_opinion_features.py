@@ -94,3 +94,26 @@ def test_the_final_office_action_cited_as_foa_is_the_examiners_paper():
     """"FOA 5" (the final Office action) names the examiner's paper, like "Final Act. 5" (features v3)."""
     assert "paper=act" in features("analysis", ["Smith teaches a hinge (FOA 5)."], [("ptab_opinion", None)], 0)
     assert closing_paper("Smith teaches a hinge (FOA 5).") == "examiner_findings"
+
+
+def test_the_veto_takes_the_board_forms_the_classifier_put_into_inputs_on_blind_batch_7():
+    """classifier-5 put these Board sentences of batch 7 (j02, j15, j33, j47, j59, j70) into an input; the veto
+    takes them now, and a party's argument in the same words (or a claim reproduced below) is not vetoed."""
+    board = ["The examiner’s only statement with regard to the anticipation appears at page 3 of the Answer and is "
+             "reproduced in full below:",
+             "Third, the examiner has articulated no convincing reason for modifying Papp in a way that would result "
+             "in the claimed subject matter.",
+             "A claimed invention is unpatentable if the differences between it and the prior art are such that the "
+             "subject matter as a whole would have been obvious. 35 U.S.C. § 103(a)(1995); Graham v. John Deere Co., "
+             "383 U.S. 1, 14, 148 USPQ 459, 465 (1966).",
+             "As evident by a review of page 6 of appellants’ specification, the gum ingredients of the applied "
+             "references correspond to appellants’ animal digestible elastomer.",
+             "Again, that the specification does not describe the complete chemical identity of Castall S-1332 is "
+             "insufficient to satisfy the examiner's initial burden of proof as to lack of enablement.",
+             "The examiner has mentioned motivation in but two places in his Answer."]
+    assert all(board_veto(s) for s in board), [s for s in board if not board_veto(s)]
+    party = ["Appellants argue that the examiner has articulated no convincing reason for modifying Papp (Br. 7).",
+             "Appellants contend that In re Fine, 837 F.2d 1071, 5 USPQ2d 1596 (Fed. Cir. 1988), controls (Br. 9).",
+             "Appellants argue that the Examiner has not met the initial burden of establishing enablement (Br. 4).",
+             "Claim 1 is reproduced below:"]
+    assert [board_veto(s) for s in party] == [None] * len(party), party

@@ -257,3 +257,21 @@ def test_attributions_of_blind_batch_6_that_rules_9_missed():
                                   "appellant_arguments", "examiner_findings", "appellant_arguments"], got
     # a negated verb stays the Board's whatever the citation: the veto comes first
     assert set(roles_of("ANALYSIS\n\nAppellants (Br. 5) do not address claim 3.").values()) == {"ptab_opinion"}
+
+
+def test_board_forms_that_reached_an_input_on_blind_batch_7_are_the_boards():
+    """rules-10 put these Board sentences of batch 7 (j17, j47) into an input; rules-11's Board voice takes them,
+    and the party's own report in the same words stays the party's."""
+    board = ["Here, the appellants submit neither evidence nor argument that an increase in pressure fluctuation "
+             "does not necessarily flow from the teachings of Babel.",
+             "Instead, they merely allege, “there is no evidence that Babel discloses an arrangement which inherently "
+             "increases pressure fluctuation.” (Appeal Br. at 6.)",
+             "Hence, appellants’ second point raised in contention with the examiner’s determination is essentially "
+             "limited to the argument that each of the applied prior art references do not explicitly disclose that "
+             "their gums possess the claimed stickiness (brief, page 12)."]
+    for s in board:
+        assert board_voice(s), s
+        assert set(roles_of("ANALYSIS\n\n" + s).values()) == {"ptab_opinion"}, s
+    party = roles_of("ANALYSIS\n\nAppellants argue that Babel does not disclose an increase in pressure fluctuation "
+                     "(Appeal Br. 6).\n\nThey contend that the gums of the applied references are not sticky (Br. 12).")
+    assert set(party.values()) == {"appellant_arguments"}, party

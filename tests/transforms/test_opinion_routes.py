@@ -74,9 +74,10 @@ def test_the_llm_route_beside_the_rules_when_an_endpoint_is_set(replica, monkeyp
 
 
 def test_a_new_blind_batch_is_scored_by_one_command(monkeypatch, tmp_path):
-    """A batch whose files say `batch: 7` gets its own row per route in `pf pilot routes`, and `--write-scores`
+    """A batch whose files say `batch: 8` gets its own row per route in `pf pilot routes`, and `--write-scores`
     keeps every committed note and writes the batch's first score as its note (here: a copy of a batch-5 decision
-    relabelled as batch 7, in a copy of the reference folder; the committed files are copied, not touched)."""
+    relabelled as batch 8, the next one since batch 7 was scored, in a copy of the reference folder; the committed
+    files are copied, not touched)."""
     import shutil
 
     from patentfactory.cli.pilot import _write_scores
@@ -89,14 +90,14 @@ def test_a_new_blind_batch_is_scored_by_one_command(monkeypatch, tmp_path):
     shutil.copytree(REFERENCE_DIR / "ptab_real", ref / "ptab_real")
     shutil.copytree(REFERENCE_DIR / "ptab_decisions", ref / "ptab_decisions")
     src = (ref / "ptab_real" / "e02-bpai-2002-0884.txt").read_text(encoding="utf-8")
-    (ref / "ptab_real" / "h01-copy.txt").write_text(src.replace("batch: 5", "batch: 7").replace(
+    (ref / "ptab_real" / "h01-copy.txt").write_text(src.replace("batch: 5", "batch: 8").replace(
         "source: ", "source: https://example.invalid/copy-of-"), encoding="utf-8")
-    six = len(reference_sets(ref)["real blind 7"])  # the copy, and batch 7's own files once they are committed
+    six = len(reference_sets(ref)["real blind 8"])  # the copy, and batch 8's own files once they are committed
     res = runner.invoke(app, ["pilot", "routes", "--reference", str(ref), "--data-dir", str(tmp_path)])
     assert res.exit_code == 0, res.output
     rows = _rows(res.output)
     routes = {r for r, _ in rows}
-    assert len(routes) == 2 and all(rows[(r, "real blind 7")][:1] == [str(six)] for r in routes)
+    assert len(routes) == 2 and all(rows[(r, "real blind 8")][:1] == [str(six)] for r in routes)
     paths = (tmp_path / "rules.json", tmp_path / "classifier.json")
     shutil.copy(REFERENCE_SCORES, paths[0])
     shutil.copy(CLASSIFIER_SCORES, paths[1])
@@ -105,5 +106,5 @@ def test_a_new_blind_batch_is_scored_by_one_command(monkeypatch, tmp_path):
     for path, committed_path in zip(paths, (REFERENCE_SCORES, CLASSIFIER_SCORES)):
         new, old = json.loads(path.read_text(encoding="utf-8")), json.loads(committed_path.read_text(encoding="utf-8"))
         assert all(new["real"][k]["note"] == v["note"] for k, v in old["real"].items() if "note" in v)
-        part = new["real"]["blind_7"]
+        part = new["real"]["blind_8"]
         assert part["decisions"] == six and part["note"].startswith(f"First and only blind score, {new['splitter']}")

@@ -67,3 +67,22 @@ def test_a_rehearing_denied_on_a_last_page_with_the_mailing_address_after_it():
             "4 CROSSMAN AVENUE\n\nWESTBOROUGH MA 01581")
     passage, where = verdict_passage(text)
     assert where == "last_page" and subdecision_fine(outcome_from_order(passage)) == "Denied"
+
+
+def test_forms_of_blind_batch_7():
+    """Real forms batch 7 showed (j24/j68, j23, j56): a title-case verdict line closing the last page, a new ground
+    entered in the sentence after the opening's verdict, and a SUMMARY heading before the case is stated, which is
+    the opening's summary, not the order."""
+    text = OPENING.format("") + "\n\nAccordingly, the examiner's decision is not sustained on this record.\n\nReversed"
+    assert verdict_passage(text) == ("Reversed", "last_page")
+    assert subdecision_fine(outcome_from_order("Reversed")) == "Reversed"
+    assert verdict_passage(OPENING.format("") + "\n\nReversed as to claim 5 by the examiner, not here.")[1] is None
+    opening = OPENING.format("We reverse each of the three grounds of rejection. Under the provisions of 37 CFR "
+                             "§ 1.196(b) (2003), we enter a new ground of rejection of claims 1-6 under 35 U.S.C. § 103.")
+    passage, where = verdict_passage(opening)
+    assert where == "opening" and subdecision_fine(outcome_from_order(passage)) == "Reversed with New Ground of Rejection"
+    summary = ("DECISION ON APPEAL\n\nSUMMARY OF THE DECISION\n\nProsecution and Appeal History\n\nAppellants appealed "
+               "from rejections of claims 1-42. The Examiner entered new grounds of rejection under 35 U.S.C. § 101.")
+    assert verdict_passage(summary) == ("", None)
+    late = OPENING.format("") + "\n\nSUMMARY OF THE DECISION\n\nThe rejection of claim 1 is affirmed."
+    assert verdict_passage(late)[1] == "order"
