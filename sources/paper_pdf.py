@@ -318,6 +318,12 @@ def _family(font: str) -> str:
     return re.split(r"[-,]", font, maxsplit=1)[0].lower()
 
 
+def _face(font: str) -> str:
+    """A font's face without its optical size (SFRM0900 is SFRM1000's face, CMR9 CMR10's); a name holding several
+    numbers is a typesetter's code (Emerald's AdvPS405B6 body, AdvPS405B8 headings): its digits tell faces apart."""
+    return DIGITS.sub("", font) if len(DIGITS.findall(font)) == 1 else font
+
+
 def _code_title(ln: Line, body: float) -> bool:
     """A numbered title set larger than the body in typewriter: a function's name as a section (JSS
     "3.1. readData"), a heading though in a code face and lower case."""
@@ -372,7 +378,7 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
-    face = DIGITS.sub("", ln.font) != DIGITS.sub("", body_font)  # SFRM0900 is SFRM1000's face
+    face = _face(ln.font) != _face(body_font)
     return standalone and short and (caps or (face and not _ITALIC.search(ln.font)))
 
 
