@@ -453,3 +453,18 @@ def test_running_heads_with_the_page_number_on_a_short_paper():
     assert _titles(sections) == [(1, "Introduction"), (1, "GADR"), (1, "Conclusion and Outlook")]
     text = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
     assert "Armbruster" not in text and "Records 57" not in text
+
+
+def test_theorem_labels_in_lecture_notes_are_no_headings():
+    """Lecture notes set each theorem, example and exercise under a bold label with its number and a name in
+    brackets ("Satz 1.1 (Heine-Borel)", "Beispiel 4 (Produkttopologien)"): a block's label, not a section."""
+    text = lambda n: [(72, "Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    pages = [[(72, "Times-Bold", 20, "Geometrie und Topologie"), (72, "Times-Roman", 10, "M. Thoma"), *text(4),
+              (72, "Times-Bold", 14, "1 Topologische Grundbegriffe"), *text(6),
+              (72, "Times-Bold", 12, "1.1 Topologische Räume"), *text(5), (72, "Times-Roman", 10, ""),
+              (72, "Times-Bold", 10, "Beispiel 4 (Produkttopologien)"), *text(4), (72, "Times-Roman", 10, ""),
+              (72, "Times-Bold", 10, "Satz 1.1 (Heine-Borel)"), *text(4)],
+             [(72, "Times-Bold", 12, "1.2 Metrische Räume"), *text(6), (72, "Times-Roman", 10, ""),
+              (72, "Times-Bold", 10, "Bemerkung 5 (Eigenschaften von Hausdorff-Räumen)"), *text(5)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [(1, "Topologische Grundbegriffe"), (2, "Topologische Räume"),
+                                               (2, "Metrische Räume")]
