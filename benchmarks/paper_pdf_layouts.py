@@ -162,8 +162,37 @@ HELD-OUT SCORE of this set (commit f0fcecf, rules as on main at 6aa118b; one run
     test_3842 (NIST SP 800-223)                    0.88  0.95  0.14 %
     fresh3 overall: P 0.63 R 0.85 F1 0.72, outside 0.33 % (168 headings)
 
-So on this set the goal (P and R >= 0.90) is not met: P 0.63 (0.84 without the 117-page lecture notes, whose
-bold "Beispiel"/"Bemerkung"/"Aufgabe" run-in blocks are taken for headings), R 0.85.
+Metric change after that first score: ACM's four numbered italic run-in subsubsections ("4.1.1 Preprocessing
+the Input Instance. We say …", GROBID's headings too) were added to HEADINGS (read as paragraph leads when the list
+was first written; the route found them, counted then as wrong); with them the first score is P 0.65 R 0.85 F1
+0.74, outside 0.33 % (172 headings), ACM P 0.81 -> 1.00. As first scored, P 0.63 (0.84 without the 117-page
+lecture notes, whose bold "Beispiel"/"Bemerkung"/"Aufgabe" block labels are taken for headings), R 0.85.
+After generic rules of issue 41's fourth round (written looking at these files' errors, so tuning figures, not
+held-out ones): a coded font name's digits tell faces apart (Emerald's AdvPS405B6 body, AdvPS405B8 sections and
+AdvPS405B7 subsections, no weight in their names or descriptors; before, every digit was dropped as an optical
+size); a page's top line carrying the page's number (number less page index the same on two pages) is a running
+head (a 3-page llncs paper's "56 Oliver Kopp and Anita Armbruster" broke its numbering); a theorem-like label
+("Satz 1.1 (Heine-Borel)") is no heading. The whole benchmark in one run each, main's route (6aa118b) -> this
+branch's (c277c11):
+
+    group (files, headings)     before                                 after
+    tuned   (10, 194)           P 0.98 R 0.99 F1 0.99, 0.20 %          P 0.98 R 0.99 F1 0.99, 0.20 %
+    seen    (13, 196)           P 0.97 R 0.99 F1 0.98, 0.12 %          P 0.97 R 0.99 F1 0.98, 0.12 %
+    fresh   (8, 122)            P 1.00 R 0.96 F1 0.98, 0.00 %          P 1.00 R 0.96 F1 0.98, 0.00 %
+    fresh2  (9, 175)            P 0.96 R 0.98 F1 0.97, 0.09 %          P 0.96 R 0.98 F1 0.97, 0.09 %
+    fresh3  (10, 172)           P 0.65 R 0.85 F1 0.74, 0.33 %          P 0.81 R 0.91 F1 0.86, 0.32 %
+    all     (50, 859)           P 0.89 R 0.96 F1 0.92, 0.15 %          P 0.93 R 0.97 F1 0.95, 0.15 %
+
+Per file, changed (no other file of any group changed): Emerald P 0.00 R 0.00 -> 0.75 1.00 (outside 0.90 ->
+0.53 %); llncs 0.50 0.33 -> 1.00 1.00; German lecture notes P 0.31 -> 0.57. Left (fresh3): the lecture notes'
+unnumbered labels ("Aufgabe 10", "Teilaufgabe a") and lines set like headings, one chapter title, its three
+"Übungsaufgaben" sections and three index chapters missed (P 0.57 R 0.80); Clinical Science's
+first and sixth pages read across their columns (a vertical banner in the margin; "INTRODUCTION" and
+"DISCUSSION" spliced into rows of the other column) and its supplement's author line; the arXiv preprint's
+appendix of generated play text (speaker names in bold); NIST's contents page (entries with page numbers kept as
+headings, so the real "2." comes twice, "Introduction" lost); Emerald's margin title ("Shift work", 13 pt) and
+its subsections at their sections' level (same size and weight), its reference list read into "Discussion".
+The goal (P and R >= 0.90, outside <= 2 %) is met on this set for R and the outside share, not for P.
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
                                                    [--group tuned|seen|fresh|fresh2|fresh3] [--only NAME] [-v]
@@ -360,13 +389,17 @@ HEADINGS = {
         "Inhibition characterization", "Protein purification and X-ray crystallography", "Results", "Discussion",
         "Clinical Perspectives", "Materials and Methods", "SHOP search", "Synthesis"],
     # ACM journal (acmtrans LaTeX): numbered sans-serif headings at body size; appendices A and B after the
-    # references, B with an unnumbered "Numerical Results"
+    # references, B with an unnumbered "Numerical Results". The numbered italic run-in subsubsections of 4.1 and
+    # 4.2 ("4.1.1 Preprocessing the Input Instance. We say …") were left out of the list as first committed
+    # (read as paragraph leads) and added after the first score
     "c0690a1d74ab781bd54f9fa7e67267cce656.pdf": [
         "1. Introduction", "1.1 Related Work", "1.2 Our Results", "1.3 Motivational Application",
         "1.4 Organization", "2. Sliding-Window Algorithm", "3. Analysis", "3.1 Tight Examples",
         "3.2 Numerical Results", "3.3 Approximation Ratio", "3.4 The Assignment Problem",
         "4. Polynomial Time Approximation Schemes", "4.1 Homogeneous Storage Systems",
-        "4.2 Uniform Ratio Storage Systems", "A. NP-Hardness Proof", "B. The Sliding-Window Algorithm",
+        "4.1.1 Preprocessing the Input Instance", "4.1.2 Structured Approximate Solutions",
+        "4.1.3 The Approximation Scheme", "4.2 Uniform Ratio Storage Systems",
+        "4.2.1 Preprocessing the Input Instance", "A. NP-Hardness Proof", "B. The Sliding-Window Algorithm",
         "Numerical Results"],
     # IEEE conference (Word): roman sections in small caps at body size, lettered italic subsections (V has
     # no "A.")
