@@ -1,4 +1,4 @@
-"""Paper PDFs of real layouts (40 files) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of real layouts (50 files) through the full-text routes: heading P/R and outside-body share.
 
 The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
 CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
@@ -137,8 +137,65 @@ Reports P 0.40 -> 0.33 (its margin dates were numbered headings that kept the pa
 its bold run-in paragraph leads count as headings, the rule Nature Neuroscience's outline asks for). Left:
 HLT-NAACL's "Hyperbolic-L1 prior" (the subscript 1 is on its own row), IEEEtran's lost ε.
 
+FRESH3 set (fourth held-out round, `FRESH3`, 10 files): gathered after every earlier file had been looked at,
+from files no earlier round used (jsvine/pdfplumber's and py-pdf sample-files' test PDFs, unused files of CERMINE,
+GROBID, science-parse, pdffigures2 and PyMuPDF): Emerald, Cambridge (Int. Psychogeriatrics), Portland Press
+(Clinical Science, with its supplement), an ACM journal (acmtrans LaTeX), an IEEE Word conference paper, an llncs
+workshop paper, IJCAI 2007, an arXiv IEEEtran-style preprint, a German LaTeX lecture-notes book (117 pages,
+thesis-like) and a NIST Special Publication. Seven are `read` (HEADINGS, from raw pdfplumber words' fonts and
+`extract_text()` lines), three `outline`; committed with the metric changes below before any route ran on them.
+Metric changes made with this set, before its score (both sides of every file): "author contribution" (singular),
+"further reading" and "about the author(s)" joined NON_BODY (back matter after the references); IEEEtran's
+hyperref bookmark numbers ("II", "III-A", "A-B", no dot) are stripped like other numbers. First score, THE
+HELD-OUT SCORE of this set (commit f0fcecf, rules as on main at 6aa118b; one run of `--group fresh3`, 85 s):
+
+    file (layout)                                   P     R   outside
+    issue-316-example (Emerald 2007)               0.00  0.00  0.90 %
+    example1 (Cambridge Int. Psychogeriatrics)     1.00  0.91  0.18 %
+    example3 (Portland Clinical Science + supp.)   0.82  0.82  0.00 %
+    c0690a1d (ACM journal, acmtrans)               0.81  1.00  1.14 %
+    test_Grobid_2_05982691 (IEEE Word conf.)       1.00  0.90  0.32 %
+    gadr (llncs workshop)                          0.50  0.33  0.00 %
+    498bb0ef (IJCAI 2007)                          1.00  1.00  0.12 %
+    issue-982-example (arXiv IEEEtran-style)       0.71  0.89  0.00 %
+    GeoTopo-komprimiert (German lecture notes)     0.31  0.80  0.00 % (no "References" line: not measured)
+    test_3842 (NIST SP 800-223)                    0.88  0.95  0.14 %
+    fresh3 overall: P 0.63 R 0.85 F1 0.72, outside 0.33 % (168 headings)
+
+Metric change after that first score: ACM's four numbered italic run-in subsubsections ("4.1.1 Preprocessing
+the Input Instance. We say …", GROBID's headings too) were added to HEADINGS (read as paragraph leads when the list
+was first written; the route found them, counted then as wrong); with them the first score is P 0.65 R 0.85 F1
+0.74, outside 0.33 % (172 headings), ACM P 0.81 -> 1.00. As first scored, P 0.63 (0.84 without the 117-page
+lecture notes, whose bold "Beispiel"/"Bemerkung"/"Aufgabe" block labels are taken for headings), R 0.85.
+After generic rules of issue 41's fourth round (written looking at these files' errors, so tuning figures, not
+held-out ones): a coded font name's digits tell faces apart (Emerald's AdvPS405B6 body, AdvPS405B8 sections and
+AdvPS405B7 subsections, no weight in their names or descriptors; before, every digit was dropped as an optical
+size); a page's top line carrying the page's number (number less page index the same on two pages) is a running
+head (a 3-page llncs paper's "56 Oliver Kopp and Anita Armbruster" broke its numbering); a theorem-like label
+("Satz 1.1 (Heine-Borel)") is no heading. The whole benchmark in one run each (expected side as committed in
+ee3e3fc), main's route (6aa118b) -> this branch's (c277c11):
+
+    group (files, headings)     before                                 after
+    tuned   (10, 194)           P 0.98 R 0.99 F1 0.99, 0.20 %          P 0.98 R 0.99 F1 0.99, 0.20 %
+    seen    (13, 196)           P 0.97 R 0.99 F1 0.98, 0.12 %          P 0.97 R 0.99 F1 0.98, 0.12 %
+    fresh   (8, 122)            P 1.00 R 0.96 F1 0.98, 0.00 %          P 1.00 R 0.96 F1 0.98, 0.00 %
+    fresh2  (9, 175)            P 0.96 R 0.98 F1 0.97, 0.09 %          P 0.96 R 0.98 F1 0.97, 0.09 %
+    fresh3  (10, 172)           P 0.65 R 0.85 F1 0.74, 0.33 %          P 0.81 R 0.91 F1 0.86, 0.32 %
+    all     (50, 859)           P 0.90 R 0.96 F1 0.92, 0.15 %          P 0.94 R 0.97 F1 0.95, 0.15 %
+
+Per file, changed (no other file of any group changed): Emerald P 0.00 R 0.00 -> 0.75 1.00 (outside 0.90 ->
+0.53 %); llncs 0.50 0.33 -> 1.00 1.00; German lecture notes P 0.31 -> 0.57. Left (fresh3): the lecture notes'
+unnumbered labels ("Aufgabe 10", "Teilaufgabe a") and lines set like headings, one chapter title, its three
+"Übungsaufgaben" sections and three index chapters missed (P 0.57 R 0.80); Clinical Science's
+first and sixth pages read across their columns (a vertical banner in the margin; "INTRODUCTION" and
+"DISCUSSION" spliced into rows of the other column) and its supplement's author line; the arXiv preprint's
+appendix of generated play text (speaker names in bold); NIST's contents page (entries with page numbers kept as
+headings, so the real "2." comes twice, "Introduction" lost); Emerald's margin title ("Shift work", 13 pt) and
+its subsections at their sections' level (same size and weight), its reference list read into "Discussion".
+The goal (P and R >= 0.90, outside <= 2 %) is met on this set for R and the outside share, not for P.
+
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
-                                                           [--group tuned|seen|fresh|fresh2] [--only NAME] [-v]
+                                                   [--group tuned|seen|fresh|fresh2|fresh3] [--only NAME] [-v]
 """
 from __future__ import annotations
 
@@ -313,6 +370,52 @@ HEADINGS = {
         "3.3 NE Tagging and Coreference Resolution",
         "3.4 Basic Pattern Generation", "3.5 Metaclustering", "4 Experiment and Evaluation", "4.1 Evaluation Method",
         "4.2 Results", "5 Conclusion"],
+    # FRESH3 set (issue 41, fourth held-out round), `read`: headings read off each PDF's raw pdfplumber words (font
+    # name, size, position) and `extract_text()` lines before any route of ours ran on these files; run-in
+    # paragraph heads ("Automation The first step ...", "1) Route Request:") left out as elsewhere.
+    # Emerald: bold 10 pt sections, italic 10 pt subsections; the introduction has no heading
+    "issue-316-example.pdf": [
+        "Interventions to improve coping by shift workers", "Method", "Participants", "Interventions",
+        "Instrumentation", "Results", "Impact of training on WFC and FWC", "Open text responses", "Discussion"],
+    # International Psychogeriatrics (Cambridge): 12 pt extra-bold sections, 10.5 pt bold subsections
+    "example1.pdf": [
+        "Introduction", "Method", "Study population", "Participants", "Diagnosis of dementia",
+        "Life event inventory", "Potential confounders", "Statistical analysis", "Results", "Discussion",
+        "Description of authors' roles"],
+    # Clinical Science (Portland Press): upper-case sections and sentence-case subsections in the same 10 pt
+    # sans; the supplementary data (own title page, after the references) holds three more sections
+    "example3.pdf": [
+        "Introduction", "Materials and Methods", "Modelling methodology and synthesis",
+        "Inhibition characterization", "Protein purification and X-ray crystallography", "Results", "Discussion",
+        "Clinical Perspectives", "Materials and Methods", "SHOP search", "Synthesis"],
+    # ACM journal (acmtrans LaTeX): numbered sans-serif headings at body size; appendices A and B after the
+    # references, B with an unnumbered "Numerical Results". The numbered italic run-in subsubsections of 4.1 and
+    # 4.2 ("4.1.1 Preprocessing the Input Instance. We say …") were left out of the list as first committed
+    # (read as paragraph leads) and added after the first score
+    "c0690a1d74ab781bd54f9fa7e67267cce656.pdf": [
+        "1. Introduction", "1.1 Related Work", "1.2 Our Results", "1.3 Motivational Application",
+        "1.4 Organization", "2. Sliding-Window Algorithm", "3. Analysis", "3.1 Tight Examples",
+        "3.2 Numerical Results", "3.3 Approximation Ratio", "3.4 The Assignment Problem",
+        "4. Polynomial Time Approximation Schemes", "4.1 Homogeneous Storage Systems",
+        "4.1.1 Preprocessing the Input Instance", "4.1.2 Structured Approximate Solutions",
+        "4.1.3 The Approximation Scheme", "4.2 Uniform Ratio Storage Systems",
+        "4.2.1 Preprocessing the Input Instance", "A. NP-Hardness Proof", "B. The Sliding-Window Algorithm",
+        "Numerical Results"],
+    # IEEE conference (Word): roman sections in small caps at body size, lettered italic subsections (V has
+    # no "A.")
+    "test_Grobid_2_05982691.pdf": [
+        "I. Introduction", "II. Related Work", "III. Network Setup", "IV. Protocol Operation",
+        "A. Mobility Factor and Zone Head Selection", "B. Route Maintenance", "C. Node Mobility",
+        "V. Simulation Results", "B. Simulation results", "VI. Conclusion"],
+    "gadr.pdf": ["1 Introduction", "2 GADR", "3 Conclusion and Outlook"],
+    # IJCAI 2007: "TextRunner" in small caps; two unnumbered bold 10 pt lines under 3.2; the misspelt
+    # "Acknowledegments" is a heading NON_BODY does not know, so it is expected as set
+    "498bb0efad6ec15dd09d941fb309aa18d6df9f5f.pdf": [
+        "1 Introduction and Motivation", "2 Open IE in TextRunner", "2.1 Self-Supervised Learner",
+        "2.2 Single-Pass Extractor", "2.3 Redundancy-based Assessor", "2.4 Query Processing", "2.5 Analysis",
+        "3 Experimental Results", "3.1 Comparison with Traditional IE", "3.2 Global Statistics on Facts Learned",
+        "Estimating the Correctness of Facts", "Estimating the Number of Distinct Facts", "4 Related Work",
+        "5 Conclusions", "Acknowledegments"],
 }
 # (layout, repo, pdf path, expected: "tei:<path>" | "nlm:<path>" | "outline")
 FILES = [
@@ -387,6 +490,28 @@ FILES = [
      "cli/test/fixtures/pawls/34f25a8704614163c4095b3ee2fc969b60de4698/34f25a8704614163c4095b3ee2fc969b60de4698.pdf",
      "outline"),
     ("arXiv technical report 2024 (Qwen2)", "pymupdf/PyMuPDF", "tests/resources/test_4751.pdf", "outline"),
+    # FRESH3 set (fourth held-out round): repositories or files no earlier file came from (jsvine/pdfplumber test
+    # PDFs, py-pdf sample-files, unused CERMINE/GROBID/science-parse/pdffigures2/PyMuPDF files); expected sides
+    # (HEADINGS, or the authors' outline) committed before any route ran on them
+    ("Emerald Employee Relations 2007 (margin notes)", "jsvine/pdfplumber", "tests/pdfs/issue-316-example.pdf",
+     "read"),
+    ("Cambridge Int. Psychogeriatrics 2014", "CeON/CERMINE", "cermine-web/src/main/resources/examples/example1.pdf",
+     "read"),
+    ("Portland Clinical Science 2014 + supplement", "CeON/CERMINE",
+     "cermine-web/src/main/resources/examples/example3.pdf", "read"),
+    ("ACM journal (acmtrans LaTeX, 28 pages)", "allenai/science-parse",
+     "core/src/test/resources/c0690a1d74ab781bd54f9fa7e67267cce656.pdf", "read"),
+    ("IEEE conference 2011 (Word)", "kermitt2/grobid",
+     "grobid-core/src/test/resources/test/test_Grobid_2_05982691.pdf", "read"),
+    ("llncs workshop paper 2023 (LaTeX, 3 pages)", "kermitt2/grobid",
+     "grobid-service/src/test/resources/sample5/gadr.pdf", "read"),
+    ("IJCAI 2007 (two-column, Nimbus)", "allenai/pdffigures2",
+     "src/test/resources/test-pdfs/498bb0efad6ec15dd09d941fb309aa18d6df9f5f.pdf", "read"),
+    ("arXiv IEEEtran-style preprint 2016 (hyperref)", "jsvine/pdfplumber", "tests/pdfs/issue-982-example.pdf",
+     "outline"),
+    ("German lecture notes (LaTeX book, 117 pages)", "py-pdf/sample-files",
+     "009-pdflatex-geotopo/GeoTopo-komprimiert.pdf", "outline"),
+    ("NIST Special Publication 2024 (report)", "pymupdf/PyMuPDF", "tests/resources/test_3842.pdf", "outline"),
 ]
 # Files whose errors were looked at while the pdfplumber rules were written (issue 41): all but GLIA. The rules
 # are generic (no file's name or text appears in them), but only GLIA is a layout they were not fitted to.
@@ -397,14 +522,19 @@ TUNED = {"N18-3011.pdf", "2020.acl-main.207.pdf", "test2.pdf", "example2.pdf", "
 FRESH = {"2a774230b5328df3f8125da9b84a82d92b46a240.pdf", "test_Grobid_1_05452615.pdf",
          "compressed.tracemonkey-pldi-09.pdf", "test6.pdf", "demo3.pdf", "multi-column.pdf",
          "c921a74c209e720534939dfa191d639e647dd242.pdf", "Wang-paperAVE2008.pdf"}
-# Third held-out round (issue 41): the last 9 files of FILES.
-FRESH2 = {Path(f[2]).name for f in FILES[-9:]}
-SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH | FRESH2}
+# Third held-out round (issue 41): the 9 files before FRESH3 in FILES.
+FRESH2 = {Path(f[2]).name for f in FILES[-19:-10]}
+# Fourth held-out round (issue 41): the last 10 files of FILES.
+FRESH3 = {Path(f[2]).name for f in FILES[-10:]}
+SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH | FRESH2 | FRESH3}
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
-                      r"authors?( s)? contributions|funding|conflicts? of interests?|supporting information|"
-                      r"supplementa(l|ry) information|additional information)$")
-_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+(\.[ivxIVX]+)*\.|[ivxIVX]+(\.[ivxIVX]+)+|[A-Z](\.\d+)*\.?)\s+(?=\S)")
+                      r"authors?( s)? contributions?|funding|conflicts? of interests?|supporting information|"
+                      r"supplementa(l|ry) information|additional information|further reading|"
+                      r"about the authors?)$")
+# numbers: arabic, roman, letter; and IEEEtran's hyperref bookmark forms "II", "III-A", "A-B" (no dot)
+_NUM = re.compile(r"^(\d+(\.\d+)*\.?|[ivxIVX]+(\.[ivxIVX]+)*\.|[ivxIVX]+(\.[ivxIVX]+)+|[IVX]+-[A-Z]\d*|[A-Z]-[A-Z]\d*|"
+                  r"[A-Z](\.\d+)*\.?|[IVX]+)\s+(?=\S)")
 _APPENDIX_LABEL = re.compile(r"^appendix\s+[A-Z0-9]{1,2}\b\s*[.:\-–]?\s+(?=\S)", re.I)
 _REFS_LINE = re.compile(r"^\s*(references|bibliography|literature cited)\s*$", re.I | re.M)
 
@@ -575,14 +705,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--folder", help="a folder holding the PDFs and expected files under their base names")
     ap.add_argument("--only", default="", help="run only the files whose name contains this")
-    ap.add_argument("--group", choices=["tuned", "seen", "fresh", "fresh2"], help="run only the files of this group")
+    ap.add_argument("--group", choices=["tuned", "seen", "fresh", "fresh2", "fresh3"],
+                    help="run only the files of this group")
     ap.add_argument("-v", "--verbose", action="store_true", help="list wrong and missed headings")
     args = ap.parse_args(argv)
     totals: dict[tuple[str, str], Counter] = {}
     print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}")
     for layout, repo, path, how in FILES:
         name = Path(path).name
-        group = "tuned" if name in TUNED else "fresh" if name in FRESH else "fresh2" if name in FRESH2 else "seen"
+        group = ("tuned" if name in TUNED else "fresh" if name in FRESH else "fresh2" if name in FRESH2
+                 else "fresh3" if name in FRESH3 else "seen")
         if args.only not in path or args.group not in (None, group):
             continue
         pdf = read(args, repo, path)

@@ -11,7 +11,8 @@ header lines above them and the lines between them, captions
 and small type (below the body size) that sits at the foot of a column (footnotes), comes in short lines
 (text inside figures) or fills a narrow margin column beside the text (PLOS's citation and licence notes).
 
-A heading is a short line, not a caption, a sentence, a question of six words or more, a label ("Input: G")
+A heading is a short line, not a caption, a sentence, a question of six words or more, a label ("Input: G",
+"Theorem 2.3 (Heine-Borel)")
 or a line of a paragraph set in larger type (a datasheet), set larger than the body, or bold at about body
 size (bold from the font name: `Bold`, `Semibold`, `Medium`, `.B`, `-Bd`, TeX's `CMBX`/`CMB`, Libertine's
 `TB`), or in a face other than the body's (its optical size aside) standing on its own line, or numbered
@@ -76,6 +77,8 @@ _RUN_IN = re.compile(rf"^([^\W\d_].{{1,100}}?){_ABBR}\.\s+(\S.*)$")
 _OPEN_END = frozenset("a an the of in on for to with and or by from at as is are was were that which than".split())
 _TOC = re.compile(r"^\d+(\.\d+)*\.?\s+.*\D\s\d{1,3}$")
 _TOC_ANY = re.compile(r"^[A-Z].*[^\d\s]\s+\d{1,3}$")  # an unnumbered entry of a table of contents
+# a theorem-like block's label: a word, its number, a name in brackets ("Theorem 2.3 (Heine-Borel)")
+_THEOREM = re.compile(r"^[^\W\d_]+\s+\d+(?:\.\d+)*\.?\s*\(.+\)[.:]?$")
 
 
 def _body_style(lines: list[Line]) -> tuple[float, str]:
@@ -318,6 +321,12 @@ def _family(font: str) -> str:
     return re.split(r"[-,]", font, maxsplit=1)[0].lower()
 
 
+def _face(font: str) -> str:
+    """A font's face without its optical size (SFRM0900 is SFRM1000's face, CMR9 CMR10's); a name holding several
+    numbers is a typesetter's code (Emerald's AdvPS405B6 body, AdvPS405B8 headings): its digits tell faces apart."""
+    return DIGITS.sub("", font) if len(DIGITS.findall(font)) == 1 else font
+
+
 def _code_title(ln: Line, body: float) -> bool:
     """A numbered title set larger than the body in typewriter: a function's name as a section (JSS
     "3.1. readData"), a heading though in a code face and lower case."""
@@ -349,6 +358,8 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         return False  # running text: a line that breaks off, or holds a sentence's end
     if re.match(r"^[A-Za-z]+:\s", text):
         return False  # a label leading its value: an algorithm's "Input: G, k", a form's "Note: …"
+    if _THEOREM.match(text):
+        return False  # a theorem's, an example's or an exercise's label in lecture notes or a book, not a section
     if text.endswith("?") and len(words) >= 6 and not _NUMBERED.match(text):
         return False  # a question set bold (a datasheet's, a form's) leads its answer
     if ln.cells >= 2 and not _NUMBERED.match(text) and not _number(text, True) and not _APPENDIX.match(text):
@@ -372,7 +383,7 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if ln.bold:
         return standalone
     caps = sum(ch.isupper() for ch in text) >= 0.8 * sum(ch.isalpha() for ch in text) and len(text) >= 4
-    face = DIGITS.sub("", ln.font) != DIGITS.sub("", body_font)  # SFRM0900 is SFRM1000's face
+    face = _face(ln.font) != _face(body_font)
     return standalone and short and (caps or (face and not _ITALIC.search(ln.font)))
 
 

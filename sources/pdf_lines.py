@@ -6,7 +6,7 @@ then right), whether or not their baselines line up. A word's size is that of it
 small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its cap height; a line's
 size and font are those of most of its characters; runs of a row set apart in other type are separate lines
 (text wrapped around a figure beside its caption or the next heading); running heads and feet (the same line
-on three pages or more) are dropped. `sources.paper_pdf` turns the lines into sections.
+on three pages or more, or a page's top line carrying the page's number on two pages or more) are dropped. `sources.paper_pdf` turns the lines into sections.
 """
 from __future__ import annotations
 
@@ -167,6 +167,23 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
     return out
 
 
+_FOLIO = re.compile(r"^(\d{1,4})\s+\S.*\D$|^\D.*\S\s+(\d{1,4})$")  # "56 Kopp and Armbruster", "… Records 57"
+
+
+def _folio_heads(lines: list[Line]) -> set[int]:
+    """Running heads that differ from page to page (even pages the authors, odd pages the title) but carry the
+    page's number: the top line of two pages or more, not bold, whose number less the page's index is the same.
+    A short paper has too few pages for the repeated-line rule."""
+    offsets: dict[int, list[Line]] = {}
+    for page in sorted({ln.page for ln in lines}):
+        on = [ln for ln in lines if ln.page == page and ln.text]
+        top = min(on, key=lambda ln: ln.top)
+        m = _FOLIO.match(top.text)
+        if m and not top.bold and top.top < 0.15 * top.page_h:
+            offsets.setdefault(int(m.group(1) or m.group(2)) - page, []).append(top)
+    return {id(ln) for group in offsets.values() if len(group) >= 2 for ln in group}
+
+
 def read_lines(data: bytes) -> list[Line]:
     """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
     import pdfplumber
@@ -187,7 +204,8 @@ def read_lines(data: bytes) -> list[Line]:
     pages_of: dict[str, set[int]] = {}
     for ln in lines:
         pages_of.setdefault(DIGITS.sub("", ln.text), set()).add(ln.page)
-    lines = [ln for ln in lines if ln.text and len(pages_of[DIGITS.sub("", ln.text)]) < 3]
+    folios = _folio_heads(lines)
+    lines = [ln for ln in lines if ln.text and len(pages_of[DIGITS.sub("", ln.text)]) < 3 and id(ln) not in folios]
     if not lines:
         raise PdfError("the PDF has no text layer")
     return lines

@@ -402,3 +402,69 @@ def test_a_heading_straight_above_one_set_alike_holds_it():
               *text(8), (72, "Helvetica", 8.5, ""), (72, "Helvetica-Bold", 9.5, "Discussion"), *text(8)]]
     assert _titles(parse_pdf(_pdf(pages))) == [(1, "Introduction"), (2, "HCI and smartphones"),
                                                (1, "Physiological parameters"), (1, "Discussion")]
+
+
+def _coded_font(alias: str, ttf: str, name: str) -> str:
+    """Registers reportlab's Vera face `ttf` under the PDF font name `name`, as a typesetter codes its fonts
+    (Emerald's AdvPS405B6 body, AdvPS405B8 bold, AdvPS405B7 italic: names that say no weight or style)."""
+    import os
+
+    import reportlab
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    font = TTFont(alias, os.path.join(os.path.dirname(reportlab.__file__), "fonts", ttf))
+    font.face.name = name.encode()
+    pdfmetrics.registerFont(font)
+    return alias
+
+
+def test_coded_font_names_tell_faces_apart():
+    """Emerald's fonts are coded (AdvPS405B6 body, AdvPS405B8 bold sections, AdvPS405B7 italic subsections, no
+    flags or weights in their descriptors): the digits that end the name tell the faces apart (only a name with a
+    single number, CMR10 or SFRM1000, carries an optical size to leave out). A heading straight above one in
+    the other face holds it."""
+    body = _coded_font("EmeraldBody", "Vera.ttf", "AdvPS405B6")
+    bold = _coded_font("EmeraldBold", "VeraBd.ttf", "AdvPS405B8")
+    italic = _coded_font("EmeraldItalic", "VeraIt.ttf", "AdvPS405B7")
+    text = lambda n: [(72, body, 10, t) for t in _body(n, 80)]  # noqa: E731
+    pages = [[(72, bold, 20, "Shift work interventions"), (72, body, 10, "A. Author and B. Author"),
+              *text(14), (72, body, 10, ""), (72, bold, 10, "Method"), (72, italic, 10, "Participants"), *text(10),
+              (72, body, 10, ""), (72, italic, 10, "Interventions"), *text(8)],
+             [*text(6), (72, body, 10, ""), (72, bold, 10, "Results"), *text(12), (72, body, 10, ""),
+              (72, bold, 10, "Discussion"), *text(10)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [(1, "Method"), (2, "Participants"), (2, "Interventions"),
+                                               (1, "Results"), (1, "Discussion")]
+
+
+def test_running_heads_with_the_page_number_on_a_short_paper():
+    """A three-page llncs paper: the even page's head holds the page number and the authors, the odd page's the
+    title and the number; each comes once, too few times for the repeated-line rule, and set larger than the
+    body with a leading number it read as a section ("56 Oliver Kopp …") that broke the numbering."""
+    text = lambda n: [(120, "Times-Roman", 9.5, t) for t in _body(n, 80)]  # noqa: E731
+    pages = [[(120, "Times-Bold", 14, "Generalized Markdown Decision Records"), (120, "Times-Roman", 10, "O. Kopp"),
+              *text(10), (120, "Times-Bold", 11, "1 Introduction"), *text(20)],
+             [(120, "Times-Roman", 10, "56 Oliver Kopp and Anita Armbruster"), *text(8),
+              (120, "Times-Bold", 11, "2 GADR"), *text(20)],
+             [(120, "Times-Roman", 10, "Generalized Markdown Decision Records 57"), *text(8),
+              (120, "Times-Bold", 11, "3 Conclusion and Outlook"), *text(8), (120, "Times-Bold", 11, "References"),
+              (120, "Times-Roman", 8, "1. Kopp, O.: Markdown decision records (2018)")]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "Introduction"), (1, "GADR"), (1, "Conclusion and Outlook")]
+    text = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
+    assert "Armbruster" not in text and "Records 57" not in text
+
+
+def test_theorem_labels_in_lecture_notes_are_no_headings():
+    """Lecture notes set each theorem, example and exercise under a bold label with its number and a name in
+    brackets ("Satz 1.1 (Heine-Borel)", "Beispiel 4 (Produkttopologien)"): a block's label, not a section."""
+    text = lambda n: [(72, "Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    pages = [[(72, "Times-Bold", 20, "Geometrie und Topologie"), (72, "Times-Roman", 10, "M. Thoma"), *text(4),
+              (72, "Times-Bold", 14, "1 Topologische Grundbegriffe"), *text(6),
+              (72, "Times-Bold", 12, "1.1 Topologische Räume"), *text(5), (72, "Times-Roman", 10, ""),
+              (72, "Times-Bold", 10, "Beispiel 4 (Produkttopologien)"), *text(4), (72, "Times-Roman", 10, ""),
+              (72, "Times-Bold", 10, "Satz 1.1 (Heine-Borel)"), *text(4)],
+             [(72, "Times-Bold", 12, "1.2 Metrische Räume"), *text(6), (72, "Times-Roman", 10, ""),
+              (72, "Times-Bold", 10, "Bemerkung 5 (Eigenschaften von Hausdorff-Räumen)"), *text(5)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [(1, "Topologische Grundbegriffe"), (2, "Topologische Räume"),
+                                               (2, "Metrische Räume")]
