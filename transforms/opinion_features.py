@@ -46,6 +46,8 @@ _FAILS = re.compile(r"(?i)^(?:[^,;\"“]{0,80}, )?(?:the )?(?:examiner|appellant
                     r"(?:\w+ly )?(?:has not|have not|had not|did not|does not|do not|(?:has |have |had )?(?:failed|fails|never|erred)|"
                     r"cannot|could not)\b")
 # the Board's evaluations that name no first person (the veto; the rules' `board_voice` comes first)
+# a sentence with no reporting verb in it: what it says is the Board's, not a party's reported argument
+_UNREPORTED = r"(?!.*\b(?:argu|contend|assert|urg|submit|maintain|allege)\w*\b)"
 _VETO = {
     "judges_party": _FAILS,
     "party_right": re.compile(r"(?i)\b(?:appellants?|examiner) (?:is|are|was|were) (?:correct|right|incorrect|wrong|"
@@ -64,7 +66,7 @@ _VETO = {
                                r"\beven (?:the )?(?:examiner|appellants?)\b"),
     # the Board on what a party or a reference lacks, unreported: "the examiner has provided no evidence that ...",
     # "However, Ogata provides no guidance as to ..."
-    "lacks": re.compile(r"(?i)^(?!.*\b(?:argu|contend|assert|urg|submit|maintain|allege)\w*\b).*\b(?:has |have )?"
+    "lacks": re.compile(rf"(?i)^{_UNREPORTED}.*\b(?:has |have )?"
                         r"(?:provides?|provided|offers?|offered|gives?|gave|cites?|cited|articulated?|articulates|advanced?|"
                         r"advances) no (?:\w+ )?(?:guidance|evidence|"
                         r"reason|teaching|suggestion|support|basis|explanation)\b"),
@@ -85,7 +87,7 @@ _VETO = {
     # the examiner's initial burden of proof"
     "states_law": re.compile(r"^(?!.*\b(?i:appellants?|applicants?|examiner)\b).*(?:\b(?:In re|Ex parte) [A-Z]|"
                              r"\b[A-Z][\w.'&-]* v\. [A-Z])[^;]{0,120}\b\d+ (?:F\.(?: ?(?:2d|3d|4th))?|U\.S\.|USPQ(?:2d)?) ?\d"),
-    "weighs_burden": re.compile(r"(?i)^(?!.*\b(?:argu|contend|assert|urg|submit|maintain|allege)\w*\b).*\b(?:satisf|meet|"
+    "weighs_burden": re.compile(rf"(?i)^{_UNREPORTED}.*\b(?:satisf|meet|"
                                 r"met\b|carr|discharg)\w* (?:the |an? |its |his |her |their )?(?:examiner['’]s |"
                                 r"appellants?['’]s? )?(?:initial )?burden\b"),
 }
