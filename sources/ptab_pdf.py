@@ -103,7 +103,7 @@ def split_notes(lines: list[dict], height: float) -> tuple[list[dict], list[str]
     usual = _usual_gap(lines)
     tail = len(lines) - 1 if PAGE_NO.match(lines[-1]["text"]) else len(lines)
     start = next((i for i in range(1, tail) if lines[i]["top"] > height / 2 and NOTE_START.match(lines[i]["text"])
-                  and lines[i]["top"] - lines[i - 1]["bottom"] > max(0.6 * h, usual + 0.5 * h)), None)
+                  and _clearly_wider(lines[i]["top"] - lines[i - 1]["bottom"], usual, h)), None)
     if start is None:
         return lines, []
     notes: list[list[str]] = []
@@ -117,6 +117,11 @@ def split_notes(lines: list[dict], height: float) -> tuple[list[dict], list[str]
 def _line_height(lines: list[dict]) -> float:
     heights = sorted(max(ln["bottom"] - ln["top"], 1.0) for ln in lines)
     return heights[len(heights) // 2]
+
+
+def _clearly_wider(gap: float, usual: float, h: float) -> bool:
+    """A gap that is a break: over 0.6 line heights and half a line more than the `usual` gap it is set against."""
+    return gap > max(0.6 * h, usual + 0.5 * h)
 
 
 def _usual_gap(lines: list[dict]) -> float:
@@ -184,7 +189,7 @@ def _opens(lines: list[dict], i: int, first: int, h: float, usual: float, number
     nxt = lines[i + 1] if i + 1 < len(lines) else None
     near = [lines[j]["top"] - lines[j - 1]["bottom"] for j in (i - 1, i + 1)
             if first < j < len(lines)]
-    if ln["top"] - prev["bottom"] > max(0.6 * h, (min(near) if near else usual) + 0.5 * h):
+    if _clearly_wider(ln["top"] - prev["bottom"], min(near) if near else usual, h):
         return True
     pitch = ln["top"] - prev["top"]
     around = [lines[j]["top"] - lines[j - 1]["top"] for j in (i - 1, i + 1) if first < j < len(lines)]
