@@ -70,8 +70,7 @@ def check_file(path: Path, hint: str) -> None:
 def iter_source_file(source: str, fn: Callable[[Path], Iterable[ParseResult]], path: Path) -> Iterator[ParseResult]:
     """One file through its parser, batch by batch; a file that cannot be read at all (unsafe or truncated
     archive, I/O error, wrong format: only rejects) becomes one PFError naming it. Partly bad files keep their
-    rejects."""
-    check_file(path, f"pass {FORMATS[source]}")
+    rejects. The caller has checked that `path` is a readable file (before the parsers load)."""
     rows, n_rejects, first = 0, 0, None
     try:
         for res in fn(path):
