@@ -169,10 +169,9 @@ def to_model(vec, clf, name: str, settings: dict, trained_on: dict) -> dict:  # 
             "weights": {f: w for f, w in weights.items() if any(abs(v) >= 1e-4 for v in w)}}
 
 
-def _table(counts: dict) -> dict:
-    return {r: {"precision": round(v["tp"] / max(v["tp"] + v["fp"], 1), 4),
-                "recall": round(v["tp"] / max(v["tp"] + v["fn"], 1), 4), "support": v["tp"] + v["fn"]}
-            for r, v in counts.items()}
+def _pr_support(table: dict, roles: tuple[str, ...] = ROLES) -> dict:
+    """Precision, recall and support of each role of an `f1_table`: the figures the model file records."""
+    return {r: {m: table[r][m] for m in ("precision", "recall", "support")} for r in roles}
 
 
 def grouped_cv(rows: list[dict], settings: dict) -> dict:
@@ -192,7 +191,7 @@ def grouped_cv(rows: list[dict], settings: dict) -> dict:
             counts[pred]["tp" if pred == gold else "fp"] += 1
             counts[gold]["fn"] += pred != gold
             leaks += gold == "ptab_opinion" and pred in INPUT_ROLES
-    return {"roles": _table(counts), "board_sentences_in_inputs": leaks, "sentences": len(rows),
+    return {"roles": _pr_support(f1_table([counts])), "board_sentences_in_inputs": leaks, "sentences": len(rows),
             "decisions": len(set(groups))}
 
 
@@ -210,12 +209,11 @@ def batch_cv(rows: list[dict], folder: Path, settings: dict) -> dict:
         splitter = ClassifierSplitter(to_model(vec, clf, "cv", settings, {}))
         scored = score_real([d for d in real if real_batch(d) == k], splitter, counts=counts)
         out[k] = {"decisions": scored["decisions"], "board_sentences_in_inputs": scored["board_sentences_in_inputs"],
-                  "roles": {r: {m: scored["roles"][r][m] for m in ("precision", "recall", "support")}
-                            for r in INPUT_ROLES}}
+                  "roles": _pr_support(scored["roles"], INPUT_ROLES)}
     pooled = f1_table(counts)
     out["pooled"] = {"decisions": sum(v["decisions"] for v in out.values()),
                      "board_sentences_in_inputs": sum(v["board_sentences_in_inputs"] for v in out.values()),
-                     "roles": {r: {m: pooled[r][m] for m in ("precision", "recall", "support")} for r in INPUT_ROLES}}
+                     "roles": _pr_support(pooled, INPUT_ROLES)}
     return out
 
 
