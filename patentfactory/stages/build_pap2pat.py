@@ -31,7 +31,8 @@ from sources.arxiv_oai import ArxivLicenceClient, arxiv_id
 from sources.paper_fulltext import FullTextClient
 from sources.records import ParseResult
 from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
-from transforms.matching import MatchParams, inventor_query_names, match_pairs, match_stages, pairs_and_funnel
+from transforms.matching import (MatchParams, collect_ranked_stage, inventor_query_names, match_pairs,
+                                pairs_and_funnel)
 from transforms.outlines import BulletWriter, render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
@@ -173,7 +174,7 @@ def add_arxiv_licences(apps: pl.DataFrame, rows: list[dict], oa_urls: dict[str, 
         return stats
     papers = pl.from_arrow(PAPERS.from_pylist(rows))
     assert isinstance(papers, pl.DataFrame)
-    pending = set(match_stages(apps.lazy(), papers.lazy(), params.match)["one_to_one"].collect()["work_id"])
+    pending = set(collect_ranked_stage(apps.lazy(), papers.lazy(), "one_to_one", params.match)["work_id"])
     for row in rows:
         aid = arxiv_id(oa_urls.get(row["work_id"]))
         if row["work_id"] not in pending or row["license"] in params.match.licences or aid is None:
