@@ -325,6 +325,13 @@ def match_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParam
                  ) -> dict[str, pl.LazyFrame]:
     """The matcher's funnel as lazy frames, in order: candidates (names + overlap), dated, distinct_papers
     (near-duplicates merged), term_overlap (thresholds passed), distinct (rivals beaten), one_to_one, licensed."""
+    head = _scored_stages(patents, papers, params)
+    ranked = _ranked_stages(head["scored"].cache(), params)  # Python UDFs in the scoring: evaluate them once
+    return {**{k: head[k] for k in ("candidates", "dated", "distinct_papers")}, **ranked}
+
+
+def _scored_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams) -> dict[str, pl.LazyFrame]:
+    """The funnel up to the term-overlap scores of every dated candidate (`scored`, the competitors' pool)."""
     variants = params.name_variants and params.names != "exact"
     cands = author_candidates(explode_inventors(patents, params.min_inventors, variants),
                               explode_aliases(papers, variants), params)
@@ -332,10 +339,15 @@ def match_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParam
              .join(papers.select("work_id", "pub_date", "license"), on="work_id")
              .with_columns((pl.col("pub_date") - pl.col("app_date")).dt.total_days().cast(pl.Int32).alias("day_delta"))
              .filter(pl.col("day_delta").is_between(-params.days_before, params.days_after)))
+    merged = drop_duplicate_papers(dated, papers, params) if params.merge_duplicates else dated
+    scored = term_overlaps(merged.cache(), patents, papers, params.idf)
+    return {"candidates": cands, "dated": dated, "distinct_papers": merged, "scored": scored}
+
+
+def _ranked_stages(scored: pl.LazyFrame, params: MatchParams) -> dict[str, pl.LazyFrame]:
+    """From the scored candidates: term_overlap (thresholds passed), distinct (rivals beaten), one_to_one, licensed."""
     passes = ((pl.col("title_min") >= params.min_normalised) & (pl.col("abstract_min") >= params.min_normalised)
               & (pl.col("title_max") >= params.max_normalised) & (pl.col("abstract_max") >= params.max_normalised))
-    merged = drop_duplicate_papers(dated, papers, params) if params.merge_duplicates else dated
-    scored = term_overlaps(merged.cache(), patents, papers, params.idf).cache()  # Python UDFs above: evaluate once
     if params.competitors == "scored":
         scored = scored.filter(passes)
     elif params.competitors != "dated":
@@ -348,22 +360,47 @@ def match_stages(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParam
     distinct = margins.filter(passes & (pl.col("n_wins") >= params.scores_to_win))
     one_to_one = distinct.filter((pl.len().over("pub_id") == 1) & (pl.len().over("work_id") == 1))
     licensed = one_to_one.filter(pl.col("license").is_in(list(params.licences)))
-    return {"candidates": cands, "dated": dated, "distinct_papers": merged, "term_overlap": scored.filter(passes),
-            "distinct": distinct, "one_to_one": one_to_one, "licensed": licensed}
+    return {"term_overlap": scored.filter(passes), "distinct": distinct, "one_to_one": one_to_one, "licensed": licensed}
 
 
 def match_pairs(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()) -> pl.LazyFrame:
     """patents (pub_id, app_date, title, abstract, inventors) x papers (`papers` schema) -> evidence pairs.
 
     Returns every `patent_paper_pairs` column plus n_matched, all_exact, license and n_wins."""
-    licensed = match_stages(patents, papers, params)["licensed"]
+    return _pair_columns(match_stages(patents, papers, params)["licensed"])
+
+
+def _pair_columns(licensed: pl.LazyFrame) -> pl.LazyFrame:
     return licensed.select("pub_id", "work_id", "author_overlap", "day_delta", *SCORES, "margin", "n_matched",
                            "all_exact", "license", "n_wins").sort("pub_id", "work_id")
 
 
 def funnel_counts(stages: dict[str, pl.LazyFrame]) -> dict[str, int]:
-    """Pairs left after each stage of `match_stages` (collects each once)."""
-    return {name: int(frame.select(pl.len()).collect().item()) for name, frame in stages.items()}
+    """Pairs left after each stage of `match_stages`, collected together (their shared plan runs once)."""
+    counts = pl.collect_all([frame.select(pl.len()) for frame in stages.values()])
+    return {name: int(c.item()) for name, c in zip(stages, counts)}
+
+
+def pairs_and_funnel(patents: pl.LazyFrame, papers: pl.LazyFrame, params: MatchParams = MatchParams()
+                     ) -> tuple[pl.DataFrame, dict[str, int]]:
+    """`match_pairs` and the `funnel_counts` of its stages, the matcher run once: the scored candidates are
+    collected with the first counts, and the ranking stages run on that frame (collecting each count of the
+    lazy funnel apart planned and ran the whole matcher 8 times)."""
+    head = _scored_stages(patents, papers, params)
+    names = ("candidates", "dated", "distinct_papers")
+    scored, *counts = pl.collect_all([head["scored"]] + [head[k].select(pl.len()) for k in names])
+    tail = _ranked_stages(scored.lazy(), params)
+    pairs, *tail_counts = pl.collect_all([_pair_columns(tail["licensed"])]
+                                         + [frame.select(pl.len()) for frame in tail.values()])
+    return pairs, {name: int(c.item()) for name, c in zip((*names, *tail), (*counts, *tail_counts))}
+
+
+def collect_ranked_stage(patents: pl.LazyFrame, papers: pl.LazyFrame, stage: str,
+                         params: MatchParams = MatchParams()) -> pl.DataFrame:
+    """One ranking stage of `match_stages` (term_overlap, distinct, one_to_one, licensed) collected in two steps,
+    as `pairs_and_funnel` does: the scored candidates first, the ranking on that frame (a fraction of the plan)."""
+    scored = _scored_stages(patents, papers, params)["scored"].collect()
+    return _ranked_stages(scored.lazy(), params)[stage].collect()
 
 
 def inventor_query_names(patents: pl.LazyFrame, min_inventors: int = 2) -> pl.LazyFrame:

@@ -31,7 +31,8 @@ from sources.arxiv_oai import ArxivLicenceClient, arxiv_id
 from sources.paper_fulltext import FullTextClient
 from sources.records import ParseResult
 from sources.semopenalex import SemOpenAlexClient, SparqlError, service_name
-from transforms.matching import MatchParams, funnel_counts, inventor_query_names, match_pairs, match_stages
+from transforms.matching import (MatchParams, collect_ranked_stage, inventor_query_names, match_pairs,
+                                pairs_and_funnel)
 from transforms.outlines import BulletWriter, render_fulltext, render_outline
 from transforms.pap2pat_documents import DocumentParams, DocumentStats, paper_document, paper_sections, patent_document
 from transforms.tasks.pap2pat import (EVIDENCE, OUTLINE_COLUMNS, SCHEMA, TASK, SplitParams, no_pair_member_in_two_splits,
@@ -173,7 +174,7 @@ def add_arxiv_licences(apps: pl.DataFrame, rows: list[dict], oa_urls: dict[str, 
         return stats
     papers = pl.from_arrow(PAPERS.from_pylist(rows))
     assert isinstance(papers, pl.DataFrame)
-    pending = set(match_stages(apps.lazy(), papers.lazy(), params.match)["one_to_one"].collect()["work_id"])
+    pending = set(collect_ranked_stage(apps.lazy(), papers.lazy(), "one_to_one", params.match)["work_id"])
     for row in rows:
         aid = arxiv_id(oa_urls.get(row["work_id"]))
         if row["work_id"] not in pending or row["license"] in params.match.licences or aid is None:
@@ -270,8 +271,7 @@ def assemble_pairs(data_dir: str | Path, params: Pap2PatParams, stats: BuildStat
     if apps.height == 0 or papers.height == 0:
         raise NothingToPublish(f"nothing to match under {data_dir}: {apps.height} applications, {papers.height} papers",
                       "run `pf ingest uspto` and `pf ingest semopenalex` first")
-    pairs = match_pairs(apps.lazy(), papers.lazy(), params.match).collect()
-    stats.match_funnel = funnel_counts(match_stages(apps.lazy(), papers.lazy(), params.match))
+    pairs, stats.match_funnel = pairs_and_funnel(apps.lazy(), papers.lazy(), params.match)
     ids = pairs["pub_id"].to_list()
     paras = _paragraphs(data_dir, "descriptions", ids, "para_no", ["heading", "text"])
     claims = _paragraphs(data_dir, "claims", ids, "claim_no", ["claim_no", "text"])

@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 from schemas import PTAB_DECISIONS, PTAB_PAGES, REJECTS
 from sources.http import HttpClient, HttpError
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
-from sources.ptab_pdf import parse_decision_pdf
+from sources.ptab_pdf import DecisionText, parse_decision_pdf
 
 from patentfactory.store.warehouse import part_name
 
@@ -65,12 +65,30 @@ def fetch_pdf(stores: Stores, client: HttpClient, row: dict, downloads: Path,
         return None
 
 
+_OCR_READS: dict[str, DecisionText] = {}
+_OCR_READS_MAX = 64
+
+
+def read_decision_text(sha256: str, data: bytes) -> DecisionText:
+    """`parse_decision_pdf`, keeping the texts that needed OCR per process by the PDF's digest: tesseract is most
+    of a decision's read (~0.8 CPU s a page), and a process that reads the same bytes again (a night into another
+    data dir, a rehearsal's next night) gets the same text without it. Text-layer reads are cheap: not kept."""
+    text = _OCR_READS.get(sha256)
+    if text is None:
+        text = parse_decision_pdf(data)
+        if text.origin in ("ocr", "mixed"):
+            if len(_OCR_READS) >= _OCR_READS_MAX:
+                _OCR_READS.pop(next(iter(_OCR_READS)))  # the oldest first
+            _OCR_READS[sha256] = text
+    return text
+
+
 def read_pdf(stores: Stores, row: dict, path: Path, stats: PtabIngestStats) -> None:
     """Cache and read one downloaded PDF (text layer or OCR); write its `ptab_decisions` part; ledger it."""
     did = row["decision_id"]
     raw = stores.cache.put_file(PDF_SOURCE, path)
     stores.ledger.record_fetch(PDF_SOURCE, did, raw.sha256, raw.bytes)
-    text = parse_decision_pdf(path.read_bytes())
+    text = read_decision_text(raw.sha256, path.read_bytes())
     path.unlink(missing_ok=True)
     stats.pdfs += 1
     row = {**row, "pdf_sha256": raw.sha256, "text": text.layout_text or None, "text_origin": text.origin}

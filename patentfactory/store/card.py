@@ -38,8 +38,14 @@ def png_bytes(fig: "plt.Figure") -> bytes:
     return buf.getvalue()
 
 
+def _split_order(split: str) -> tuple[int, str]:
+    """train, val, test, then any other split by name (PILOT's corpus, eval): the same column order every run."""
+    known = ("train", "val", "test")
+    return (known.index(split), "") if split in known else (len(known), split)
+
+
 def _counts_table(manifest: dict) -> list[str]:
-    splits = sorted({f["split"] for f in manifest["files"]}, key=lambda s: (["train", "val", "test"] + [s]).index(s))
+    splits = sorted({f["split"] for f in manifest["files"]}, key=_split_order)
     tasks = sorted({f["task"] for f in manifest["files"]})
     rows = {(f["task"], f["split"]): f["rows"] for f in manifest["files"]}
     lines = ["| task | " + " | ".join(splits) + " | fields |", "|---|" + "---:|" * len(splits) + "---|"]
