@@ -117,5 +117,7 @@ def test_one_client_shared_by_threads_keeps_the_pace(world):
         elapsed = time.monotonic() - begun
     assert all(a and b"<claims" in a for a in answers)
     assert len(starts) >= 7 and elapsed >= 7 * 0.3 - 0.31, (elapsed, starts)
-    gaps = [b - a for a, b in zip(sorted(starts), sorted(starts)[1:])]
-    assert min(gaps) >= 0.25, gaps
+    # Spaced by the pace: the k-th start is at least k paces after the burst began. A sleep never wakes early, so
+    # a thread woken late on a busy machine cannot make this fail (the gap between two wake-ups could shrink).
+    late = [round(t - begun, 3) for t in sorted(starts)]
+    assert all(t >= k * 0.3 - 1e-3 for k, t in enumerate(late)), late
