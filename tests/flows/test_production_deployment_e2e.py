@@ -55,10 +55,13 @@ class Production:
     added: object  # add_night's additions, upstream before the third night
 
 
-def _flow_result(run_id: str) -> dict:
+def _flow_result(env: dict, run_id: str) -> dict:
+    """The flow's return value, from the API the deployment ran on (the session's, or tests/flows/deployments.py's
+    own where a developer's server is set)."""
     from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    with get_client(sync_client=True) as client:
+    with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
         return client.read_flow_run(UUID(run_id)).state.result()
 
 
@@ -71,7 +74,7 @@ def _night(env: dict, data: Path, out: Path) -> Night:
     state = prefect_cli(env, "flow-run", "inspect", match.group(1))
     assert "COMPLETED" in state, worker[-3000:]
     log = worker + prefect_cli(env, "flow-run", "logs", match.group(1))
-    return Night(_flow_result(match.group(1)), log, _fetched(data / "warehouse"),
+    return Night(_flow_result(env, match.group(1)), log, _fetched(data / "warehouse"),
                  {n: (out / n / "LATEST").read_text() for n in DATASETS})
 
 
