@@ -95,8 +95,8 @@ def test_patenteb_embedding_chunks_match_serial(tmp_path: Path, monkeypatch: pyt
     monkeypatch.delenv("PF_PATHS__EMBEDDING_CACHE", raising=False)  # each run encodes into its own data dir
     generate_world(world, 300, 5, WorldSpec(300, 5, renderers=("uspto",), render_from="2005-01-01"))
     with Replica(world) as rep:
-        for data in (serial, fanned):
-            stages.ingest_uspto(str(data), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+        stages.ingest_uspto(str(serial), rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
+    shutil.copytree(serial, fanned)  # the same warehouse for both builds, ingested once
     build_and_publish_patenteb(serial, str(serial / "published"), profile="sample")
     monkeypatch.setenv("PF_EMBED_CHUNK", "4")  # sample profile: 50% train, texts fit 2 chunks of 8
     flow = build_patenteb.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
