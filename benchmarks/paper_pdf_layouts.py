@@ -214,7 +214,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sources.grobid import TEI, parse_tei  # noqa: E402
-from sources.paper_pdf import PdfError, parse_pdf  # noqa: E402
+from sources.paper_pdf import PdfError, read_pdf  # noqa: E402
 from transforms.outlines import iter_sections  # noqa: E402
 
 CERMINE = "cermine-impl/src/test/resources/pl/edu/icm/cermine"
@@ -527,6 +527,15 @@ FRESH2 = {Path(f[2]).name for f in FILES[-19:-10]}
 # Fourth held-out round (issue 41): the last 10 files of FILES.
 FRESH3 = {Path(f[2]).name for f in FILES[-10:]}
 SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH | FRESH2 | FRESH3}
+# Fifth held-out round, when present: `benchmarks/paper_pdf_fresh4.py` (written apart from this file) defines
+# FILES4 (FILES' shape) and HEADINGS4 (HEADINGS' shape); its files form group `fresh4`.
+try:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from paper_pdf_fresh4 import FILES4, HEADINGS4  # noqa: E402
+except ImportError:
+    FILES4, HEADINGS4 = [], {}
+FRESH4 = {Path(f[2]).name for f in FILES4}
+GROUPS = ["tuned", "seen", "fresh", "fresh2", "fresh3"] + (["fresh4"] if FILES4 else [])
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
                       r"authors?( s)? contributions?|funding|conflicts? of interests?|supporting information|"
@@ -705,16 +714,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--folder", help="a folder holding the PDFs and expected files under their base names")
     ap.add_argument("--only", default="", help="run only the files whose name contains this")
-    ap.add_argument("--group", choices=["tuned", "seen", "fresh", "fresh2", "fresh3"],
+    ap.add_argument("--group", choices=GROUPS,
                     help="run only the files of this group")
     ap.add_argument("-v", "--verbose", action="store_true", help="list wrong and missed headings")
     args = ap.parse_args(argv)
     totals: dict[tuple[str, str], Counter] = {}
-    print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}")
-    for layout, repo, path, how in FILES:
+    print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}  headings from")
+    used: Counter = Counter()
+    for layout, repo, path, how in FILES + FILES4:
         name = Path(path).name
         group = ("tuned" if name in TUNED else "fresh" if name in FRESH else "fresh2" if name in FRESH2
-                 else "fresh3" if name in FRESH3 else "seen")
+                 else "fresh3" if name in FRESH3 else "fresh4" if name in FRESH4 else "seen")
         if args.only not in path or args.group not in (None, group):
             continue
         pdf = read(args, repo, path)
@@ -723,27 +733,33 @@ def main(argv: list[str] | None = None) -> None:
         heads, body, outside = {"tei": expected_tei, "nlm": expected_nlm, "docling": expected_docling,
                                 "outline": expected_outline, "read": expected_outline,
                                 "outline-top": lambda d: expected_outline(d, True)}[kind](raw)
-        heads = HEADINGS.get(Path(path).name, heads)
+        heads = HEADINGS4.get(name, HEADINGS.get(name, heads))
         if kind == "read":  # no outline to cut the after-references text at an appendix: the read headings do
             outside = cut_at_headings(outside, heads)
         depth = 1 if kind == "outline-top" else outline_depth(pdf) if kind == "outline" else None
-        routes = [("pdfplumber", lambda: parse_pdf(pdf))]
+        routes = [("pdfplumber", lambda: read_pdf(pdf))]
         if kind == "tei":
             routes.append(("grobid", lambda: parse_tei(raw)))
         for route, run in routes:
             try:
-                sections = run()
+                got = run()
             except PdfError as exc:
                 print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} failed: {exc}")
-                sections = []
+                got = []
+            sections, via = (got.sections, got.route) if hasattr(got, "route") else (got, "grobid" if got else "-")
+            if route == "pdfplumber":
+                used[via] += 1
             hit, got, want, wrong = score(sections, heads, depth)
             cov, words = outside_share([p for _, s in iter_sections(sections) for p in s["paragraphs"]], body,
                                        outside)
-            for key in [(route, "all"), (route, group)]:  # group "seen": the first held-out set
+            # group "seen": the first held-out set; "not-outl": files whose expected side is not the PDF's
+            # outline (read, TEI, NLM, docling), where the outline route is not scored against its own input
+            keys = [(route, "all"), (route, group)] + ([(route, "not-outl")] if not kind.startswith("outline") else [])
+            for key in keys:
                 totals.setdefault(key, Counter()).update(hit=hit, got=got, want=want, cov=cov, words=words)
             tag = f" ({group})"
             print(f"{name[:28]:<28} {layout[:44]:<44} {route:<10} {hit / max(got, 1):5.2f} {hit / max(want, 1):5.2f} "
-                  f"{100 * cov / max(words, 1):7.2f}%{tag}")
+                  f"{100 * cov / max(words, 1):7.2f}%{tag} {via}")
             if args.verbose and wrong:
                 print("      " + "; ".join(wrong))
     f1 = 0.0
@@ -754,6 +770,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{100 * t['cov'] / max(t['words'], 1):.2f}% ({t['want']} headings expected)")
         if route == "pdfplumber" and subset == "all":
             f1 = f
+    print("pdfplumber route, headings from: " + ", ".join(f"{v} {n}" for v, n in sorted(used.items())))
     print(f"paper_pdf_layouts_heading_f1: {f1:.2f} F1")
 
 
