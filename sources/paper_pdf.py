@@ -53,7 +53,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (PdfError is raised from here too)
-from .pdf_outline import match_outline, read_outline, sections_of
+from .pdf_outline import Entry, match_outline, points_at, read_outline, sections_of
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
@@ -630,14 +630,13 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
     return sections
 
 
-def _outline_heads(data: bytes, lines: list[Line], skip: set[int], body: float, body_font: str
+def _outline_heads(entries: list[Entry], lines: list[Line], skip: set[int], body: float, body_font: str
                    ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]] | None:
     """Headings from the PDF's outline, each at its line (`sources.pdf_outline`), or None when the outline is not
     the paper's sections: fewer than two entries, or under 60 % of them, found as lines of the text (an outline
     of pages, of another document, a title alone). A layout "References" line the outline leaves out still ends
     the body, and a layout heading numbered deeper than the outline goes (under the entry whose number it
     continues) is kept; nothing else of the layout rules is."""
-    entries = sections_of(read_outline(data))
     found = match_outline(entries, lines)
     if len(found) < 2 or len(found) < 0.6 * len(entries):
         return None
@@ -684,10 +683,11 @@ class PdfText:
 def read_pdf(data: bytes) -> PdfText:
     """PDF bytes -> body sections `{title, paragraphs, subsections}` and their route (see the module doc);
     PdfError when there is no headed body text."""
-    lines = read_lines(data)
+    entries = sections_of(read_outline(data))
+    lines = read_lines(data, keep=lambda ln: points_at(entries, ln))
     body, body_font = _body_style(lines)
     skip = _not_body(lines, body) | _contents(lines)
-    outline = _outline_heads(data, lines, skip, body, body_font)
+    outline = _outline_heads(entries, lines, skip, body, body_font)
     if outline is not None:
         heads, run_in = outline
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _CID = re.compile(r"\(cid:\d+\)")
@@ -184,8 +185,10 @@ def _folio_heads(lines: list[Line]) -> set[int]:
     return {id(ln) for group in offsets.values() if len(group) >= 2 for ln in group}
 
 
-def read_lines(data: bytes) -> list[Line]:
-    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
+def read_lines(data: bytes, keep: Callable[[Line], bool] | None = None) -> list[Line]:
+    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed; a
+    line `keep` says is a heading (the outline points at it) stays though its text comes on three pages or more
+    (a book's "Exercises" section in every chapter)."""
     import pdfplumber
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfplumber.utils.exceptions import PdfminerException
@@ -205,7 +208,8 @@ def read_lines(data: bytes) -> list[Line]:
     for ln in lines:
         pages_of.setdefault(DIGITS.sub("", ln.text), set()).add(ln.page)
     folios = _folio_heads(lines)
-    lines = [ln for ln in lines if ln.text and len(pages_of[DIGITS.sub("", ln.text)]) < 3 and id(ln) not in folios]
+    lines = [ln for ln in lines if ln.text and id(ln) not in folios and (
+        len(pages_of[DIGITS.sub("", ln.text)]) < 3 or (keep is not None and keep(ln)))]
     if not lines:
         raise PdfError("the PDF has no text layer")
     return lines

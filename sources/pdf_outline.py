@@ -4,7 +4,7 @@ hyperref LaTeX, Word's "create bookmarks" and most publishers write an outline w
 their levels and where they start (page and height). `read_outline` reads it with pdfminer (the document
 catalog pdfplumber opens); `match_outline` finds each entry's line in the body, in document order: on the page
 the entry points to (nearest its height first, then the next and the previous page), else anywhere after the
-previous match. A line matches when it reads as the entry once both are compared on their letters and digits
+previous match (a destination can be wrong: appendix anchors named like sections' point at the first pages). A line matches when it reads as the entry once both are compared on their letters and digits
 alone (case, spaces, punctuation and ligatures aside), with or without the number ("3.1Encoding module" is
 "3.1 Encoding Module", "Introduction" is "1. INTRODUCTION"), allowing a glyph or two lost on either side
 (ratio >= 0.9) and a title wrapped over up to three lines; a numbered subsection may run in at the start of
@@ -28,7 +28,7 @@ _LEAD_NUMBER = re.compile(r"^\s*(?:(?i:appendix|anhang)\s+[A-Z0-9]{1,2}\b[.:\-�
 _NOT_SECTION = re.compile(r"^(fig(ure)?|table|tab|plate|scheme|chart)\s*\.?\s*[A-Z]?\d", re.I)
 _APPENDIX_LABEL = re.compile(r"^\s*(?i:appendix|anhang)\s+[A-Z0-9]{1,2}\b")
 _ABSTRACT = re.compile(r"^\W*(abstract|summary)\W*$", re.I)
-_RUN_IN_END = re.compile(r"^\s*[.:]\s+\S")  # what follows a run-in title on its line: ". We say …"
+_RUN_IN_END = re.compile(r"^([)\]]*)\s*[.:]\s+\S")  # what follows a run-in title on its line: ". We say …"
 
 
 @dataclass(frozen=True)
@@ -148,12 +148,13 @@ def _same(entry: str, text: str, exact: bool = True) -> bool:
         or _alike(_letters(_untitled(entry)), _letters(_untitled(text)), exact)
 
 
-def _opens(entry: str, text: str) -> bool:
-    """`text` (a title's first line) is how the entry begins, with or without the number on either side."""
+def _opens(entry: str, text: str, exact: bool) -> bool:
+    """`text` (a title's first line) is how the entry begins, with or without the number on either side (a glyph
+    lost on either side allowed unless `exact`)."""
     if re.fullmatch(r"\s*(\d+(\.\d+)*|[IVX]{1,5}|[A-Z])\.?\s*", text):  # the number on a line of its own
         return _letters(entry).startswith(_letters(text))
     head = [h for h in (_letters(text), _letters(_untitled(text))) if len(h) >= 3]
-    return any(_letters(e).startswith(h) for e in (entry, _untitled(entry)) for h in head)
+    return any(_alike(_letters(e)[:len(h)], h, exact) for e in (entry, _untitled(entry)) for h in head)
 
 
 def _starts(entry: str, text: str) -> int | None:
@@ -167,8 +168,8 @@ def _starts(entry: str, text: str) -> int | None:
     for n, ch in enumerate(body):
         got += _letters(ch)
         if len(got) >= len(want):
-            if got == want and _RUN_IN_END.match(body[n + 1:]):
-                return cut + n + 1
+            if got == want and (end := _RUN_IN_END.match(body[n + 1:])):
+                return cut + n + 1 + len(end.group(1))  # "FIDD using CN(1). In our …": the bracket closes the title
             return None
     return None
 
@@ -190,14 +191,25 @@ def _candidate(entry: Entry, lines: list[Line], k: int, exact: bool) -> Match | 
         j = k + span - 1
         if j >= len(lines) or (span > 1 and (lines[j].page != lines[k].page or lines[j].top < lines[j - 1].top - 1)):
             return None
-        text = f"{text} {lines[j].text.strip()}".strip()
+        text = _wrap(text, lines[j].text.strip(), entry.title)
         if _same(entry.title, text, exact):
             return Match(k, span, entry.level, _title(entry.title, text))
         if span == 1 and (cut := _starts(entry.title, text)) is not None:
             return Match(k, 1, entry.level, _title(entry.title, text[:cut].rstrip(" .:")), text[cut:].lstrip(" .:"))
-        if (span == 1 and not _opens(entry.title, text)) or len(_letters(text)) >= len(_letters(entry.title)):
+        if (span == 1 and not _opens(entry.title, text, exact)) or len(_letters(text)) >= len(_letters(entry.title)):
             return None  # a wrapped title's first line begins it
     return None
+
+
+def _wrap(text: str, more: str, entry: str) -> str:
+    """A title's next line joined on: a word broken at the line's end is one word where the outline writes it so
+    ("pro-" + "jection"), a compound otherwise."""
+    if not text:
+        return more
+    if text.endswith("-") and more[:1].islower():
+        head, tail = text[:-1].split()[-1:] or [""], more.split()[0]
+        return text[:-1] + more if f"{head[0]}{tail}".lower() in entry.lower() else text + more
+    return f"{text} {more}"
 
 
 def _title(entry: str, text: str) -> str:
@@ -224,6 +236,12 @@ def _at_spot(entry: Entry, lines: list[Line], on: list[int]) -> Match | None:
     return None
 
 
+def points_at(entries: list[Entry], line: Line) -> bool:
+    """An entry points at this line: its page, near its height, and the line reads as the entry's title."""
+    return any(e.page == line.page and (e.top is None or -10 <= line.top - e.top <= 60) and _same(e.title, line.text)
+               for e in entries)
+
+
 def match_outline(entries: list[Entry], lines: list[Line]) -> list[Match]:
     """Each entry's line, in document order; entries found nowhere are left out. A line in brackets ("(Appendix
     A).") is a reference to a section, not its heading."""
@@ -235,6 +253,9 @@ def match_outline(entries: list[Entry], lines: list[Line]) -> list[Match]:
         else:
             groups = [[k for k in range(after, len(lines)) if lines[k].page == page]
                       for page in (entry.page, entry.page + 1, entry.page - 1)]
+            # a destination that points before the previous match (an appendix's anchor named like a section's):
+            # anywhere after it
+            groups.append([k for k in range(after, len(lines)) if abs(lines[k].page - entry.page) > 1])
             if entry.top is not None:  # nearest the height it points at; lines well above it last
                 groups[0].sort(key=lambda k: abs(lines[k].top - entry.top) if lines[k].top >= entry.top - 40
                                else 1e4 + lines[k].top)
