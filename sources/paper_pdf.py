@@ -3,6 +3,13 @@
 The fallback when no GROBID is configured (`sources.grobid` is the paper's route). The PDF's lines, in
 reading order and with their type, come from `sources.pdf_lines` (columns, small caps, running heads).
 
+Two routes find the headings (`read_pdf` names the one taken). `pdf-outline`: where the PDF has an outline
+(bookmarks: hyperref LaTeX, Word, most publishers) whose entries are, for two or more and at least 60 % of
+them, lines of the text (`sources.pdf_outline`), the headings and their levels are the outline's; a layout
+"References" line it leaves out still ends the body, and layout headings numbered below its deepest level
+under an entry's number are kept. `pdf-layout` otherwise (no outline, an outline of pages or of a title
+alone): the rules below. Either way the paragraphs between heading lines are the sections' bodies.
+
 The body size and font are those of most characters of the full lines before the reference list (pages
 of references, set smaller, would otherwise decide it). Not body text: running heads and feet (the same
 line on three pages or more), table rows (three or more cells apart, or mostly numbers) with the bold
