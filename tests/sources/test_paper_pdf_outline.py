@@ -179,3 +179,18 @@ def test_a_title_only_or_mostly_unmatched_outline_falls_back():
     got = read_pdf(_pdf(items, other))
     assert got.route == "pdf-layout" and _titles(got.sections) == [(1, "Introduction"), (1, "Methods"),
                                                                    (1, "Results")]
+
+
+def test_a_contents_page_listing_the_headings_is_passed_over():
+    """A report's contents page lists its sections as the pages set them (no page numbers); each outline entry
+    points at its section's page, so the heading is the line there, not the contents line, and the contents
+    page (under its own "Contents" entry) is front matter."""
+    toc = ["1 Scope of the report", "2 Gauges and records", "3 Findings"]
+    items = [("Stream Flow Report", "Times-Bold", 18, None), *_plain("Contents", ("Contents", 0)),
+             *[(t, "Times-Roman", 10, None) for t in toc], (None, "", 0, None),
+             *_plain(toc[0], (toc[0], 0)), *_text(8), *_plain(toc[1], (toc[1], 0)), *_text(8),
+             (None, "", 0, None), *_plain(toc[2], (toc[2], 0)), *_text(8)]
+    got = read_pdf(_pdf(items))
+    assert got.route == "pdf-outline"
+    assert _titles(got.sections) == [(1, "Scope of the report"), (1, "Gauges and records"), (1, "Findings")]
+    assert all(s["paragraphs"] and "Gauges and records" not in s["paragraphs"][0] for s in got.sections)
