@@ -238,7 +238,7 @@ def _at_spot(entry: Entry, lines: list[Line], on: list[int]) -> Match | None:
 
 def points_at(entries: list[Entry], line: Line) -> bool:
     """An entry points at this line: its page, near its height, and the line reads as the entry's title."""
-    return any(e.page == line.page and (e.top is None or -10 <= line.top - e.top <= 60) and _same(e.title, line.text)
+    return any(e.page == line.page and (e.top is None or abs(line.top - e.top) <= 60) and _same(e.title, line.text)
                for e in entries)
 
 
