@@ -166,9 +166,9 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
     sides = [[w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]]
     cols = [(min(w["x0"] for w in side), max(w["x1"] for w in side)) if side else full for side in sides]
     # a row of text across the columns below their start, not smaller than their text and with column text
-    # below it (a heading over a page whose text runs beside a figure), divides the page: the columns above it, then the row, then the columns
-    # below; other rows that cross the gutter (a table's, a figure's, a formula's, a note at the page's foot)
-    # are left out
+    # below it (a heading over a page whose text runs beside a figure), divides the page: the columns above
+    # it, then the row, then the columns below; other rows that cross the gutter (a table's, a figure's, a
+    # formula's, a note at the page's foot) are left out
     last = max((r[0]["top"] for r in rows[first:] if not _spans(r, mid)), default=0.0)
     sizes: Counter = Counter()
     for w in body:

@@ -4,13 +4,16 @@ hyperref LaTeX, Word's "create bookmarks" and most publishers write an outline w
 their levels and where they start (page and height). `read_outline` reads it with pdfminer (the document
 catalog pdfplumber opens); `match_outline` finds each entry's line in the body, in document order: on the page
 the entry points to (nearest its height first, then the next and the previous page), else anywhere after the
-previous match (a destination can be wrong: appendix anchors named like sections' point at the first pages). A line matches when it reads as the entry once both are compared on their letters and digits
-alone (case, spaces, punctuation and ligatures aside), with or without the number ("3.1Encoding module" is
-"3.1 Encoding Module", "Introduction" is "1. INTRODUCTION"), allowing a glyph or two lost on either side
-(ratio >= 0.9) and a title wrapped over up to three lines; a numbered subsection may run in at the start of
-a paragraph ("4.1.1 Preprocessing the Input. We say …"). Entries that are not sections are dropped before
-matching: a sole first top entry holding the others (the paper's title), Figure/Table entries, the entries
-under "Abstract". Whether the matches are enough to trust the outline is `sources.paper_pdf`'s call.
+previous match (a destination can be wrong: appendix anchors named like sections' point at the first pages).
+A line matches when it reads as the entry once both are compared on their letters and digits alone (case,
+spaces, punctuation and ligatures aside), with or without the number ("3.1Encoding module" is "3.1 Encoding
+Module", "Introduction" is "1. INTRODUCTION"), allowing a glyph or two lost on either side (ratio >= 0.9) and
+a title wrapped over up to three lines; a numbered subsection may run in at the start of a paragraph ("4.1.1
+Preprocessing the Input. We say …"), and a short entry may name the start of its line ("Appendix A" for
+"Appendix A. Synoptic Report Template"). A line in brackets ("(Appendix A).") is a reference, never a heading.
+Entries that are not sections are dropped before matching: a sole first top entry holding the others (the
+paper's title), Figure/Table entries, the entries under "Abstract". Whether the matches are enough to trust
+the outline is `sources.paper_pdf`'s call.
 """
 from __future__ import annotations
 
