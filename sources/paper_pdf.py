@@ -662,7 +662,10 @@ def _outline_heads(entries: list[Entry], lines: list[Line], skip: set[int], body
             run_in[m.index] = m.rest
     deepest = max(m.level for m in found)
     taken = {k for m in found for k in range(m.index, m.index + m.span)}
-    layout, layout_run_in = _layout_heads(lines, set(skip), body, body_font)
+    try:
+        layout, layout_run_in = _layout_heads(lines, set(skip), body, body_font)
+    except PdfError:
+        layout, layout_run_in = {}, {}  # the type marks no heading at all: the outline's are all there are
     numbers = {m.index: num[0] for m in found if (num := _number(lines[m.index].text.strip(), True))}
     for k, (level, title) in layout.items():
         if k in taken or k < min(heads):

@@ -194,3 +194,14 @@ def test_a_contents_page_listing_the_headings_is_passed_over():
     assert got.route == "pdf-outline"
     assert _titles(got.sections) == [(1, "Scope of the report"), (1, "Gauges and records"), (1, "Findings")]
     assert all(s["paragraphs"] and "Gauges and records" not in s["paragraphs"][0] for s in got.sections)
+
+
+def test_an_outline_where_the_type_marks_no_heading_at_all():
+    """Title and headings all in the body's type, no reference list: the layout rules find no heading (they give
+    up), the outline's headings are the sections."""
+    items = [("Drought and Stream Flow", "Times-Roman", 10, None), *_plain("Introduction", ("1 Introduction", 0)),
+             *_text(8), *_plain("Study reaches", ("2 Study reaches", 0)), *_text(8),
+             *_plain("Discussion", ("3 Discussion", 0)), *_text(8)]
+    got = read_pdf(_pdf(items))
+    assert got.route == "pdf-outline"
+    assert _titles(got.sections) == [(1, "Introduction"), (1, "Study reaches"), (1, "Discussion")]
