@@ -545,7 +545,6 @@ try:
     from paper_pdf_fresh4 import FILES4, HEADINGS4  # noqa: E402
 except ImportError:
     FILES4, HEADINGS4 = [], {}
-FRESH4 = {Path(f[2]).name for f in FILES4}
 GROUPS = ["tuned", "seen", "fresh", "fresh2", "fresh3"] + (["fresh4"] if FILES4 else [])
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
@@ -732,10 +731,10 @@ def main(argv: list[str] | None = None) -> None:
     totals: dict[tuple[str, str], Counter] = {}
     print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}  headings from")
     used: Counter = Counter()
-    for layout, repo, path, how in FILES + FILES4:
+    for (layout, repo, path, how), fourth in [(f, False) for f in FILES] + [(f, True) for f in FILES4]:
         name = Path(path).name
-        group = ("tuned" if name in TUNED else "fresh" if name in FRESH else "fresh2" if name in FRESH2
-                 else "fresh3" if name in FRESH3 else "fresh4" if name in FRESH4 else "seen")
+        group = ("fresh4" if fourth else "tuned" if name in TUNED else "fresh" if name in FRESH
+                 else "fresh2" if name in FRESH2 else "fresh3" if name in FRESH3 else "seen")
         if args.only not in path or args.group not in (None, group):
             continue
         pdf = read(args, repo, path)
@@ -744,7 +743,7 @@ def main(argv: list[str] | None = None) -> None:
         heads, body, outside = {"tei": expected_tei, "nlm": expected_nlm, "docling": expected_docling,
                                 "outline": expected_outline, "read": expected_outline,
                                 "outline-top": lambda d: expected_outline(d, True)}[kind](raw)
-        heads = HEADINGS4.get(name, HEADINGS.get(name, heads))
+        heads = (HEADINGS4 if fourth else HEADINGS).get(name, heads)
         if kind == "read":  # no outline to cut the after-references text at an appendix: the read headings do
             outside = cut_at_headings(outside, heads)
         depth = 1 if kind == "outline-top" else outline_depth(pdf) if kind == "outline" else None
