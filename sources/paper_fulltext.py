@@ -5,7 +5,8 @@ As the Pap2Pat paper does: a work with a PMCID is read from its JATS (`sources.j
 is downloaded and parsed. The PDF route is GROBID when a GROBID URL is given (`PF_GROBID__URL`): the PDF goes
 to its `/api/processFulltextDocument` and the TEI becomes the sections (`sources.grobid`), as the paper's own
 pipeline did; without one, or when GROBID gives no usable TEI for a PDF, pdfplumber with font-based heading
-levels (`sources.paper_pdf`). `FullText.source` names the route per paper: 'jats', 'grobid' or 'pdf'. A work with
+levels (`sources.paper_pdf`). `FullText.source` names the route per paper: 'jats', 'grobid' or 'pdf'; a 'pdf'
+paper's `route` says where its headings came from: 'pdf-outline' (the PDF's bookmarks) or 'pdf-layout'. A work with
 neither, or whose text cannot be had (404, not a PDF, no headed body), stays abstract-only with the reason
 kept for the card. Bytes are cached on disk by PMCID / work id, so a rerun downloads nothing.
 `via` points both at the offline replica (patentfactory/sim/upstream/routes_papers.py): Europe PMC at
@@ -22,7 +23,7 @@ from urllib.parse import urlsplit
 from .grobid import FULLTEXT_PATH, TeiError, parse_tei
 from .http import HttpClient, HttpError, RetryPolicy
 from .jats import JatsError, parse_jats
-from .paper_pdf import PdfError, parse_pdf
+from .paper_pdf import PdfError, read_pdf
 
 log = logging.getLogger(__name__)
 EUROPEPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest"
@@ -31,10 +32,12 @@ EUROPEPMC = "https://www.ebi.ac.uk/europepmc/webservices/rest"
 @dataclass(frozen=True)
 class FullText:
     """Sections of one paper and the route they came by: 'jats', 'grobid' (PDF through GROBID's TEI), 'pdf' (PDF
-    through pdfplumber), or None (abstract-only, `why`)."""
+    through pdfplumber; `route` 'pdf-outline' or 'pdf-layout': headings from the PDF's outline or its type), or
+    None (abstract-only, `why`)."""
     sections: list[dict] | None
     source: str | None
     why: str = ""
+    route: str | None = None
 
 
 class FullTextClient:
@@ -108,7 +111,8 @@ class FullTextClient:
                 why = str(exc)
             self.stats["grobid_fallbacks"] += 1
             log.warning("grobid gave no body for %s (%s): pdfplumber instead", work_id, why)
-        return FullText(parse_pdf(data), "pdf")
+        got = read_pdf(data)
+        return FullText(got.sections, "pdf", route=got.route)
 
     def fetch(self, work_id: str, pmcid: str | None, pdf_url: str | None) -> FullText:
         """JATS when there is a PMCID and Europe PMC has the article, else the PDF, else abstract-only."""

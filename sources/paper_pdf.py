@@ -3,6 +3,13 @@
 The fallback when no GROBID is configured (`sources.grobid` is the paper's route). The PDF's lines, in
 reading order and with their type, come from `sources.pdf_lines` (columns, small caps, running heads).
 
+Two routes find the headings (`read_pdf` names the one taken). `pdf-outline`: where the PDF has an outline
+(bookmarks: hyperref LaTeX, Word, most publishers) whose entries are, for two or more and at least 60 % of
+them, lines of the text (`sources.pdf_outline`), the headings and their levels are the outline's; a layout
+"References" line it leaves out still ends the body, and layout headings numbered below its deepest level
+under an entry's number are kept. `pdf-layout` otherwise (no outline, an outline of pages or of a title
+alone): the rules below. Either way the paragraphs between heading lines are the sections' bodies.
+
 The body size and font are those of most characters of the full lines before the reference list (pages
 of references, set smaller, would otherwise decide it). Not body text: running heads and feet (the same
 line on three pages or more), table rows (three or more cells apart, or mostly numbers) with the bold
@@ -50,8 +57,10 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from dataclasses import dataclass
 
 from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (PdfError is raised from here too)
+from .pdf_outline import Entry, match_outline, points_at, read_outline, sections_of
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
@@ -424,13 +433,11 @@ def _join(parts: list[str], vocab: set[str]) -> str:
     return out
 
 
-def parse_pdf(data: bytes) -> list[dict]:
-    """PDF bytes -> body sections `{title, paragraphs, subsections}` (see the module doc); PdfError when none."""
-    lines = read_lines(data)
-    body, body_font = _body_style(lines)
-    skip = _not_body(lines, body) | _contents(lines)
+def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
+                  ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]]:
+    """The layout rules: line index -> (level from the number or None, title) of each heading, and the text after
+    each run-in heading on its line. Adds the lines a heading takes beyond its first to `skip`."""
     toc_pages = Counter(ln.page for ln in lines if _TOC.match(ln.text))
-    vocab = _vocabulary(lines)
     in_sequence = _sequence_heads(lines, skip, body, body_font)
 
     heads: dict[int, tuple[int | None, str]] = {}  # line index -> (level from the number or None, title)
@@ -536,9 +543,16 @@ def parse_pdf(data: bytes) -> list[dict]:
     titles = [k for k in heads if lines[k].size == top and heads[k][0] is None]
     if titles and all(lines[k].page == 0 for k in titles) and len(titles) < len(heads):
         heads = {k: v for k, v in heads.items() if k not in titles}
+    return heads, run_in
+
+
+def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_in: dict[int, str], skip: set[int],
+              start: int, body: float, trusted: bool = False) -> list[dict]:
+    """The section tree: each heading's body is the paragraphs between it and the next heading; the front and
+    back matter (Abstract, References) are left out. `trusted` heads (the outline's) are sections even inside
+    the reference list; a layout heading there must be an appendix's."""
+    vocab = _vocabulary(lines)
     order = sorted(heads)
-    start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
-                  or _FIRST.match(heads[k][1])), order[0])
     # two faces of one size and weight ("Results" in a sans, "Physiological parameters" in a serif): the face of
     # a heading that comes straight under one in the other face (no body line between) is the lower level
     parents, children = set(), set()
@@ -583,7 +597,7 @@ def parse_pdf(data: bytes) -> list[dict]:
         text = ln.text.strip()
         if k in heads:
             level, title = heads[k]
-            if in_refs and not (_APPENDIX.match(title) or (level and _LETTERED.match(text))):
+            if in_refs and not (trusted or _APPENDIX.match(title) or (level and _LETTERED.match(text))):
                 continue  # a reference entry that looks like a heading
             flush()
             if _BACK.match(title) or _FRONT.match(title):
@@ -621,3 +635,82 @@ def parse_pdf(data: bytes) -> list[dict]:
     if not sections:
         raise PdfError("no headed body text found")
     return sections
+
+
+def _outline_heads(entries: list[Entry], lines: list[Line], skip: set[int], body: float, body_font: str
+                   ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]] | None:
+    """Headings from the PDF's outline, each at its line (`sources.pdf_outline`), or None when the outline is not
+    the paper's sections: fewer than two entries, or under 60 % of them, found as lines of the text (an outline
+    of pages, of another document, a title alone). A layout "References" line the outline leaves out still ends
+    the body, and a layout heading numbered deeper than the outline goes (under the entry whose number it
+    continues) is kept; nothing else of the layout rules is."""
+    found = match_outline(entries, lines)
+    if len(found) < 2 or len(found) < 0.6 * len(entries):
+        return None
+    heads: dict[int, tuple[int | None, str]] = {}
+    run_in: dict[int, str] = {}
+    first = found[0]
+    page0 = [ln.size for ln in lines if ln.page == 0]
+    if lines[first.index].page == 0 and lines[first.index].size >= max(page0) and lines[first.index].size > body + 2 \
+            and len(found) > 2:
+        found = found[1:]  # the paper's title, an entry beside the sections rather than over them
+    for m in found:
+        heads[m.index] = (m.level, m.title)
+        skip.discard(m.index)
+        skip.update(range(m.index + 1, m.index + m.span))
+        if m.rest:
+            run_in[m.index] = m.rest
+    deepest = max(m.level for m in found)
+    taken = {k for m in found for k in range(m.index, m.index + m.span)}
+    try:
+        layout, layout_run_in = _layout_heads(lines, set(skip), body, body_font)
+    except PdfError:
+        layout, layout_run_in = {}, {}  # the type marks no heading at all: the outline's are all there are
+    numbers = {m.index: num[0] for m in found if (num := _number(lines[m.index].text.strip(), True))}
+    for k, (level, title) in layout.items():
+        if k in taken or k < min(heads):
+            continue
+        if _BACK.match(title):
+            heads[k] = (1, title)
+            continue
+        num = _number(lines[k].text.strip(), True) if level is not None and level > deepest else None
+        above = max((j for j in numbers if j < k), default=None)
+        if num and above is not None and num[0].startswith(numbers[above] + "."):
+            heads[k] = (level, title)
+            if k in layout_run_in:
+                run_in[k] = layout_run_in[k]
+    return heads, run_in
+
+
+@dataclass(frozen=True)
+class PdfText:
+    """A paper PDF's sections and the route that found its headings: 'pdf-outline' (the PDF's bookmarks) or
+    'pdf-layout' (the type and numbering rules)."""
+    sections: list[dict]
+    route: str
+
+
+def read_pdf(data: bytes) -> PdfText:
+    """PDF bytes -> body sections `{title, paragraphs, subsections}` and their route (see the module doc);
+    PdfError when there is no headed body text."""
+    entries = sections_of(read_outline(data))
+    lines = read_lines(data, keep=lambda ln: points_at(entries, ln))
+    body, body_font = _body_style(lines)
+    skip = _not_body(lines, body) | _contents(lines)
+    outline = _outline_heads(entries, lines, skip, body, body_font)
+    if outline is not None:
+        heads, run_in = outline
+        try:
+            return PdfText(_sections(lines, heads, run_in, skip, min(heads), body, trusted=True), "pdf-outline")
+        except PdfError:
+            pass  # the outline's sections hold no text: the layout rules decide
+    heads, run_in = _layout_heads(lines, skip, body, body_font)
+    order = sorted(heads)
+    start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
+                  or _FIRST.match(heads[k][1])), order[0])
+    return PdfText(_sections(lines, heads, run_in, skip, start, body), "pdf-layout")
+
+
+def parse_pdf(data: bytes) -> list[dict]:
+    """PDF bytes -> body sections `{title, paragraphs, subsections}` (see the module doc); PdfError when none."""
+    return read_pdf(data).sections

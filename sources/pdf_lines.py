@@ -2,8 +2,9 @@
 
 Words come from pdfplumber (upright characters only: a rotated arXiv stamp is not text); a page whose words
 leave a gutter free (at the middle, else where a journal's margin column ends) is read as two columns (left,
-then right), whether or not their baselines line up. A word's size is that of its largest glyph, so a
-small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its cap height; a line's
+then right), whether or not their baselines line up; a row of text across both below their top (a heading
+over text that runs beside a figure) is read in its place between them. A word's size is that of its largest
+glyph, so a small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its cap height; a line's
 size and font are those of most of its characters; runs of a row set apart in other type are separate lines
 (text wrapped around a figure beside its caption or the next heading); running heads and feet (the same line
 on three pages or more, or a page's top line carrying the page's number on two pages or more) are dropped. `sources.paper_pdf` turns the lines into sections.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _CID = re.compile(r"\(cid:\d+\)")
@@ -140,7 +142,8 @@ def _columns_from(rows: list[list[dict]], x: float) -> int | None:
 
 
 def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
-    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one.
+    """Lines of one page in reading order: spanning rows on top, then the left column, then the right one (a
+    text row across both below their top divides them).
 
     The gutter is looked for at the middle first, then elsewhere (a journal's margin column beside the text);
     the columns' lines need not share baselines."""
@@ -160,11 +163,36 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
         return _lines(rows, page, full, height)
     out = _lines(rows[:first], page, full, height)
     body = [w for r in rows[first:] if not _spans(r, mid) for w in r]
-    for side in ([w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]):
-        if side:
-            col = (min(w["x0"] for w in side), max(w["x1"] for w in side))
-            out += _lines(_rows(side), page, col, height)
+    sides = [[w for w in body if w["x1"] <= mid + 2], [w for w in body if w["x0"] >= mid - 2]]
+    cols = [(min(w["x0"] for w in side), max(w["x1"] for w in side)) if side else full for side in sides]
+    # a row of text across the columns below their start, not smaller than their text and with column text
+    # below it (a heading over a page whose text runs beside a figure), divides the page: the columns above
+    # it, then the row, then the columns below; other rows that cross the gutter (a table's, a figure's, a
+    # formula's, a note at the page's foot) are left out
+    last = max((r[0]["top"] for r in rows[first:] if not _spans(r, mid)), default=0.0)
+    sizes: Counter = Counter()
+    for w in body:
+        sizes[w["size"]] += len(w["text"])
+    text = sizes.most_common(1)[0][0] if sizes else 0.0  # the columns' text size: a smaller row is a note
+    cuts = [r for r in rows[first:] if _spans(r, mid) and _one_run(r) and r[0]["top"] < last
+            and max(w["size"] for w in r) >= text - 0.5]
+    top = -1.0
+    for cut in [*cuts, None]:
+        bottom = cut[0]["top"] if cut is not None else float("inf")
+        for side, col in zip(sides, cols):
+            band = [w for w in side if top < w["top"] < bottom]
+            if band:
+                out += _lines(_rows(band), page, col, height)
+        if cut is not None:
+            out.append(_line(cut, page, full, height))
+            top = cut[0]["top"]
     return out
+
+
+def _one_run(row: list[dict]) -> bool:
+    """A row of text set as one run of words (a heading, a line of text), not cells or labels apart."""
+    words = [w for w in row if any(ch.isalpha() for ch in w["text"])]
+    return len(words) >= 2 and all(b["x0"] - a["x1"] <= max(2.5, 0.9 * a["size"]) for a, b in zip(row, row[1:]))
 
 
 _FOLIO = re.compile(r"^(\d{1,4})\s+\S.*\D$|^\D.*\S\s+(\d{1,4})$")  # "56 Kopp and Armbruster", "… Records 57"
@@ -184,8 +212,10 @@ def _folio_heads(lines: list[Line]) -> set[int]:
     return {id(ln) for group in offsets.values() if len(group) >= 2 for ln in group}
 
 
-def read_lines(data: bytes) -> list[Line]:
-    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed."""
+def read_lines(data: bytes, keep: Callable[[Line], bool] | None = None) -> list[Line]:
+    """Every text line of the PDF in reading order (columns detected per page), running heads/feet removed; a
+    line `keep` says is a heading (the outline points at it) stays though its text comes on three pages or more
+    (a book's "Exercises" section in every chapter)."""
     import pdfplumber
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfplumber.utils.exceptions import PdfminerException
@@ -205,7 +235,8 @@ def read_lines(data: bytes) -> list[Line]:
     for ln in lines:
         pages_of.setdefault(DIGITS.sub("", ln.text), set()).add(ln.page)
     folios = _folio_heads(lines)
-    lines = [ln for ln in lines if ln.text and len(pages_of[DIGITS.sub("", ln.text)]) < 3 and id(ln) not in folios]
+    lines = [ln for ln in lines if ln.text and id(ln) not in folios and (
+        len(pages_of[DIGITS.sub("", ln.text)]) < 3 or (keep is not None and keep(ln)))]
     if not lines:
         raise PdfError("the PDF has no text layer")
     return lines

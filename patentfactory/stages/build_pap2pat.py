@@ -148,8 +148,8 @@ def add_fulltexts(apps: pl.DataFrame, rows: list[dict], client: SemOpenAlexClien
     papers = pl.from_arrow(PAPERS.from_pylist(rows))
     assert isinstance(papers, pl.DataFrame)
     matched = set(match_pairs(apps.lazy(), papers.lazy(), params.match).collect()["work_id"].to_list())
-    stats: dict = {"matched_works": len(matched), "jats": 0, "grobid": 0, "pdf": 0, "abstract_only": 0,
-                   "why_abstract_only": {}}
+    stats: dict = {"matched_works": len(matched), "jats": 0, "grobid": 0, "pdf": 0, "pdf_outline": 0, "pdf_layout": 0,
+                   "abstract_only": 0, "why_abstract_only": {}}
     for row in rows:
         if row["work_id"] not in matched:
             continue
@@ -159,6 +159,8 @@ def add_fulltexts(apps: pl.DataFrame, rows: list[dict], client: SemOpenAlexClien
             stats["why_abstract_only"][got.why] = stats["why_abstract_only"].get(got.why, 0) + 1
             continue
         stats[got.source] += 1
+        if got.route:  # a PDF parsed here: its headings from the outline or from the layout rules
+            stats[got.route.replace("-", "_")] += 1
         row["sections"] = json.dumps(got.sections, ensure_ascii=False)
     log.info("full texts: %s; traffic %s", stats, dict(fulltext.stats))  # traffic varies run to run: not in the card
     return stats

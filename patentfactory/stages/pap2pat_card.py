@@ -86,7 +86,10 @@ def _departures(params: Pap2PatParams, stats: BuildStats, ingest: dict, scores: 
         f"- **Paper full text, route per paper**: {text.get('jats', 0)} papers from PubMed Central JATS (Europe PMC "
         f"`fullTextXML`, PMCID from SemOpenAlex), {text.get('grobid', 0)} from the open-access PDF through GROBID's "
         f"TEI (the paper's route; `PF_GROBID__URL`), {text.get('pdf', 0)} from the open-access PDF parsed with "
-        "pdfplumber and font-size heading levels (no GROBID configured, or GROBID gave no body for it); "
+        "pdfplumber (no GROBID configured, or GROBID gave no body for it): "
+        f"{text.get('pdf_outline', 0)} with headings and levels from the PDF's own outline (bookmarks, route "
+        f"`pdf-outline`), {text.get('pdf_layout', 0)} from font size, weight and numbering (route `pdf-layout`; "
+        "the PDF has no outline, or too few of its entries are lines of the text); "
         f"{docs.get('papers_without_fulltext', 0)} published papers are abstract-only (`paper_fulltext` = false; "
         f"at ingest: {why}).",
         "- **Formulas** in JATS: the `<tex-math>` alternative where the article has one, else MathML -> LaTeX "

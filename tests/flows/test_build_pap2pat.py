@@ -128,6 +128,10 @@ def _full_texts_and_outlines_hold(built: pl.DataFrame, fulltext: dict, card: str
     otherwise and counted; no outline bullet holds 6 patent words verbatim; long > medium > short."""
     assert fulltext["jats"] > 0 and fulltext["pdf"] > 0 and fulltext["abstract_only"] > 0
     assert fulltext["jats"] + fulltext["pdf"] + fulltext["abstract_only"] == fulltext["matched_works"]
+    # the world's PDFs carry no outline: every one takes the layout rules, and the card counts the routes
+    assert fulltext["pdf_layout"] == fulltext["pdf"] and fulltext["pdf_outline"] == 0
+    assert "0 with headings and levels from the PDF's own outline" in card
+    assert f"{fulltext['pdf_layout']} from font size, weight and numbering (route `pdf-layout`" in card
     assert built["paper_fulltext"].sum() > 0 and (~built["paper_fulltext"]).sum() > 0
     for row in built.filter("paper_fulltext").iter_rows(named=True):
         titles = [s["title"] for s in row["paper"]["sections"]]

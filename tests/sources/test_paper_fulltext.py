@@ -189,6 +189,7 @@ def test_client_reads_jats_then_pdf_through_the_replica_and_caches(world, served
     assert got.source == "jats" and _titles(got.sections) == _titles(body_of(world, j))
     got = client.fetch(p["work_id"], None, url.format(p["work_id"]))
     assert got.source == "pdf" and _paragraphs(got.sections) == _paragraphs(body_of(world, p))
+    assert got.route == "pdf-layout"  # the world's PDFs have no outline
     missing = client.fetch(n["work_id"], pmcid(n["work_id"]), url.format(n["work_id"]))
     assert missing.sections is None and "no JATS" in missing.why and "PDF not available" in missing.why
     assert client.fetch("W1", None, None).why == "no PMCID and no open-access PDF URL"

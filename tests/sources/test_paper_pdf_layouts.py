@@ -468,3 +468,25 @@ def test_theorem_labels_in_lecture_notes_are_no_headings():
               (72, "Times-Bold", 10, "Bemerkung 5 (Eigenschaften von Hausdorff-Räumen)"), *text(5)]]
     assert _titles(parse_pdf(_pdf(pages))) == [(1, "Topologische Grundbegriffe"), (2, "Topologische Räume"),
                                                (2, "Metrische Räume")]
+
+
+def test_a_heading_across_text_that_runs_beside_a_figure():
+    """A single-column page whose text runs beside a figure (the figure's labels in a column of their own at the
+    right) reads as two columns; a heading set across both, and a line of text across them, are read in their
+    place between the rows above and below (they were once dropped as rows crossing the gutter)."""
+    labels = ["0.9", "Accuracy", "0.8", "Monte-Carlo", "0.7", "Weight scaling", "0.6", "Samples (k)"]
+    left = [("Times-Roman", 10, t) for t in _body(12, 45)]
+    items = [(72, 60, "Times-Bold", 16, "Dropout Networks"), (72, 80, "Times-Roman", 10, "A. Author"),
+             (72, 110, "Times-Bold", 12, "1 Introduction"),
+             *_column(72, 130, [("Times-Roman", 10, t) for t in _body(4, 90)]),
+             *_column(72, 190, left[:6]), *_column(360, 190, [("Helvetica", 7, t) for t in labels[:6]]),
+             (72, 270, "Times-Roman", 10, "where the figure ends the text runs on across the whole width of the "
+                                         "page again."),
+             *_column(72, 290, left[6:]), *_column(360, 290, [("Helvetica", 7, t) for t in labels]),
+             (72, 400, "Times-Bold", 12, "2 Monte-Carlo Model Averaging versus Weight Scaling"),
+             *_column(72, 420, left), *_column(360, 420, [("Helvetica", 7, t) for t in labels])]
+    sections = parse_pdf(_canvas_pdf(items))
+    assert _titles(sections) == [(1, "Introduction"), (1, "Monte-Carlo Model Averaging versus Weight Scaling")]
+    intro = " ".join(sections[0]["paragraphs"])
+    assert "the text runs on across the whole width of the page again" in intro
+    assert "Weight scaling" not in _paragraphs(sections)
