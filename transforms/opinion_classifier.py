@@ -174,17 +174,27 @@ def _pr_support(table: dict, roles: tuple[str, ...] = ROLES) -> dict:
     return {r: {m: table[r][m] for m in ("precision", "recall", "support")} for r in roles}
 
 
-def grouped_cv(rows: list[dict], settings: dict) -> dict:
+# what `fit` reads of the settings: two settings equal on these give the same fit on the same rows
+FIT_SETTINGS = ("C", "balanced", "min_count", "rule_features", "lexical")
+
+
+def grouped_cv(rows: list[dict], settings: dict, fits: dict | None = None) -> dict:
     """Sentence-level P/R per role and Board sentences put into an input, out of fold, folds grouped by
     decision (no decision both in the part fitted and in the part scored). The rules were written on these
-    decisions, so under `combine: union` the figures flatter the route; `combine: model` measures the model."""
+    decisions, so under `combine: union` the figures flatter the route; `combine: model` measures the model.
+    `fits`: a dict shared between calls on the same rows, so settings differing only in how the route combines
+    (not in what `fit` reads) fit each fold once."""
     from sklearn.model_selection import GroupKFold
 
     counts = {r: {"tp": 0, "fp": 0, "fn": 0} for r in ROLES}
     leaks = 0
     groups = [r["decision"] for r in rows]
+    fits = {} if fits is None else fits
     for train_ix, test_ix in GroupKFold(n_splits=settings["folds"]).split(rows, groups=groups):
-        vec, clf = fit([rows[i] for i in train_ix], settings)
+        key = (tuple(settings[k] for k in FIT_SETTINGS), tuple(train_ix))
+        if key not in fits:
+            fits[key] = fit([rows[i] for i in train_ix], settings)
+        vec, clf = fits[key]
         splitter = ClassifierSplitter(to_model(vec, clf, "cv", settings, {}))
         for i in test_ix:
             pred, gold = splitter.role(*rows[i]["at"], feats=_row_features(rows[i], settings))[0], rows[i]["label"]
@@ -228,13 +238,18 @@ SETTINGS = {"C": 1.0, "threshold": 0.7, "min_count": 2, "folds": 5, "balanced": 
 def train_model(folder: Path, settings: dict | None = None) -> dict:
     """The committed model: fitted on every reference decision with `settings`, its cross-validated figures
     (grouped by decision: the route as committed and the model alone; leave one blind batch out) recorded
-    beside the weights."""
+    beside the weights. The ~18 small lbfgs fits run on one BLAS thread: on these problems a second thread
+    only spins (half the CPU time, the same weights)."""
+    from threadpoolctl import threadpool_limits
+
     s = {**SETTINGS, **(settings or {})}
     decisions = training_decisions(folder)
     rows = labelled_rows(decisions)
-    cv = {"route": grouped_cv(rows, s), "model_alone": grouped_cv(rows, {**s, "combine": "model"}),
-          "leave_one_batch_out": batch_cv(rows, folder, s)}
-    vec, clf = fit(rows, s)
+    with threadpool_limits(1):
+        fits: dict = {}  # the route and the model alone share their folds' fits (`combine` is not fitted)
+        cv = {"route": grouped_cv(rows, s, fits), "model_alone": grouped_cv(rows, {**s, "combine": "model"}, fits),
+              "leave_one_batch_out": batch_cv(rows, folder, s)}
+        vec, clf = fit(rows, s)
     trained_on = {"decisions": len(decisions), "sentences": len(rows),
                   "ids": sorted(d for d, *_ in decisions), "cv": cv}
     return to_model(vec, clf, NAME, s, trained_on)

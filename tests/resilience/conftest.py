@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from .pfrun import pf_cmd, pf_env, published, run_args, run_pf, saturated
+from .pfrun import log_says, pf_cmd, pf_env, published, run_args, run_pf, saturated
+
+FLOW_BEGAN = "Beginning flow run"  # Prefect's INFO line once the flow run exists on the API server and starts
 
 
 @dataclass
@@ -21,12 +23,13 @@ class Baseline:
 @pytest.fixture(scope="session")
 def baseline(tmp_path_factory) -> Baseline:
     home = tmp_path_factory.mktemp("baseline")
-    # Every core busy while the run starts (its first 30 s: the orchestrator's API server and the replica come up
-    # then): a new user's loaded laptop. The default start-up budget must absorb it.
+    # Every core busy while the run starts (a new user's loaded laptop): the orchestrator's temporary API server
+    # comes up, then the flow run is created on it and begins. The default start-up budget must absorb it. The
+    # loops stop when the run logs that its flow began (start-up over), at the latest after 30 s.
     env = pf_env(home, creds=True, log_level="DEBUG")
     env.pop("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", None)  # the CLI's own default, not the suite's
     env.pop("PREFECT_API_URL", None)  # its own temporary API server (and Prefect home), not the test session's
-    with saturated(30):
+    with saturated(30, until=log_says(home / "logs" / "baseline.log", FLOW_BEGAN)):
         ran = run_pf(pf_cmd(*run_args(home)), env, home, "baseline")
     assert ran.rc == 0, ran.log.read_text()[-3000:]
     files, versions = published(home / "pub")

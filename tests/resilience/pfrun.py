@@ -6,7 +6,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,14 +97,46 @@ def latest_problems(root: Path) -> list[str]:
 
 
 @contextmanager
-def saturated(seconds: float, workers: int | None = None):
-    """Busy-loop processes, one per core, for `seconds` (or until the block ends): a loaded laptop."""
+def saturated(seconds: float, workers: int | None = None, until: Callable[[], bool] | None = None):
+    """Busy-loop processes, one per core, for `seconds`, or until the block ends or `until()` is true (polled
+    every 0.2 s: a phase the load is meant for is over, so no CPU is burnt after it): a loaded laptop. Yields
+    the loops; `.stopped_early` on the list says whether `until` ended them."""
     n = workers or os.cpu_count() or 2
     code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
-    procs = [subprocess.Popen([sys.executable, "-c", code]) for _ in range(n)]
+    procs = _Loops(subprocess.Popen([sys.executable, "-c", code]) for _ in range(n))
+    done = threading.Event()
+
+    def watch() -> None:
+        deadline = time.monotonic() + seconds
+        while not done.wait(0.2) and time.monotonic() < deadline:
+            if until():
+                procs.stopped_early = True
+                _stop(procs)
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True) if until else None
+    if watcher:
+        watcher.start()
     try:
         yield procs
     finally:
-        for p in procs:
-            p.kill()
-            p.wait()
+        done.set()
+        if watcher:
+            watcher.join()
+        _stop(procs)
+
+
+class _Loops(list):
+    stopped_early = False
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        p.kill()
+        p.wait()
+
+
+def log_says(log: Path, text: str) -> Callable[[], bool]:
+    """A poll for `saturated(until=...)`: whether `log` (a `run_pf` log, written as the run goes) holds `text`."""
+    needle = text.encode()
+    return lambda: log.is_file() and needle in log.read_bytes()

@@ -1,7 +1,9 @@
 """Every file-taking `pf` command meets every bad file with one `error:` line, one `hint:` line and exit 2:
-no traceback (unless PF_DEBUG=1), no half-written success. Each command runs as a real subprocess."""
+no traceback (unless PF_DEBUG=1), no half-written success. Each command runs as a real process of its own (the
+77 file cases forked from a zygote that imported the heavy libraries once: `pfzygote`)."""
 from __future__ import annotations
 
+import queue
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -11,6 +13,7 @@ import pytest
 
 from . import make_bad_inputs as bad
 from .pfrun import pf_cmd, pf_env
+from .pfzygote import Zygote
 
 pytestmark = pytest.mark.services
 
@@ -33,13 +36,33 @@ def bad_files(tmp_path_factory) -> dict[str, Path]:
     return bad.cli_bad_files(tmp_path_factory.mktemp("bad_files"))
 
 
+@pytest.fixture(scope="module")
+def zygotes():
+    """Two zygotes, one per thread of the pool below."""
+    pool: queue.Queue[Zygote] = queue.Queue()
+    made = [Zygote() for _ in range(2)]
+    for z in made:
+        pool.put(z)
+    yield pool
+    for z in made:
+        z.close()
+
+
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_bad_file_is_one_error_line_with_a_hint(command: str, bad_files: dict[str, Path], tmp_path: Path):
+def test_bad_file_is_one_error_line_with_a_hint(command: str, bad_files: dict[str, Path], tmp_path: Path, zygotes):
     env = pf_env(tmp_path, creds=False, log_level="WARNING")
     runs = {case: [a.format(file=path, tmp=tmp_path / case) for a in COMMANDS[command]]
             for case, path in bad_files.items()}
+
+    def run(args: list[str]) -> subprocess.CompletedProcess:
+        z = zygotes.get()
+        try:
+            return z.run(args, env, tmp_path)
+        finally:
+            zygotes.put(z)
+
     with ThreadPoolExecutor(2) as pool:
-        done = dict(zip(runs, pool.map(lambda a: _run(a, env, tmp_path), runs.values())))
+        done = dict(zip(runs, pool.map(run, runs.values())))
     for case, ran in done.items():
         both = ran.stdout + ran.stderr
         lines = [ln.strip() for ln in ran.stderr.splitlines() if ln.strip()]
