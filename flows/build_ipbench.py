@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 
 from flows.build_patenteb import verify_task
 from flows.observe import published_counts, read_manifest
@@ -13,7 +14,7 @@ from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 from patentfactory.store.publish_options import PublishOptions
 
 
-@task(name="build-and-publish-ipbench")
+@task(cache_policy=NO_CACHE, name="build-and-publish-ipbench")
 @expected_outcomes
 def build_task(data_dir: str, out: str, seed: int, max_items: int, publish_options: PublishOptions) -> dict:
     pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
@@ -16,7 +17,7 @@ from patentfactory.store.publish_options import PublishOptions
 from transforms.tasks.pap2pat import SplitParams
 
 
-@task(name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
+@task(cache_policy=NO_CACHE, name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
 def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_via: str | None,
                 sparql_concurrency: int, grobid: GrobidSettings, arxiv: ArxivSettings) -> dict:
     """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
@@ -27,7 +28,7 @@ def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_vi
     return stats
 
 
-@task(name="publish-pap2pat")
+@task(cache_policy=NO_CACHE, name="publish-pap2pat")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
                  publish_options: PublishOptions, llm: LLMSettings) -> dict:

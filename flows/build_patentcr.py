@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 from prefect.states import State
 
 from flows.build_patenteb import verify_task
@@ -27,7 +28,7 @@ def retry_unless_stopped(task: object, task_run: object, state: State) -> bool:
     return not isinstance(state.result(raise_on_failure=False), SourceStopped)
 
 
-@task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)
+@task(cache_policy=NO_CACHE, name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)
 @expected_outcomes
 def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> dict:
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
@@ -45,7 +46,7 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
     return stats
 
 
-@task(name="publish-patentcr")
+@task(cache_policy=NO_CACHE, name="publish-patentcr")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, publish_options: PublishOptions) -> dict:
     pub = publish_patentcr(data_dir, out, stats, params, publish_options=publish_options)

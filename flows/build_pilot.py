@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 
 from patentfactory.stages.build_pilot import build_and_publish_pilot
 from patentfactory.store.publish_options import PublishOptions
@@ -14,7 +15,7 @@ from .runtime import stage_limits
 from patentfactory.config import LLMSettings, Settings
 
 
-@task(name="build-and-publish-pilot")
+@task(cache_policy=NO_CACHE, name="build-and-publish-pilot")
 @expected_outcomes
 def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, publish_options: PublishOptions,
                      llm: LLMSettings) -> dict:

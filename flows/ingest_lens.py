@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 
 from patentfactory import stages
 
@@ -9,7 +10,7 @@ from .observe import ingest_counts
 from .runtime import stage_limits
 
 
-@task(name="ingest-lens-files")
+@task(cache_policy=NO_CACHE, name="ingest-lens-files")
 def ingest_lens_task(data_dir: str, files: list[str]) -> dict:
     stats = stages.ingest_lens(data_dir, files)
     ingest_counts("ingest-lens-files", stats)

@@ -15,6 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
 from prefect.states import State
 
 from patentfactory.config import Settings
@@ -42,7 +43,7 @@ from .runtime import ConfiguredTaskRunner, stage_limits
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
 
 
-@task(name="prepare-world")
+@task(cache_policy=NO_CACHE, name="prepare-world")
 def prepare_world(scale: str, seed: int, data_dir: str) -> str:
     if scale == "sample":
         return str(SAMPLE_WORLD)

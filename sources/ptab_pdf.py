@@ -15,7 +15,7 @@ import logging
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from common import progress
@@ -24,6 +24,8 @@ from common.ptab_cover import strip_cover
 log = logging.getLogger(__name__)
 MIN_CHARS = 20
 OCR_DPI = 300
+OCR_LANG = "eng"
+OcrPage = Callable[[bytes, int, int], str]  # (PDF bytes, page index, dpi) -> tesseract's text of that page
 MAX_PAGES = 1000          # a decision is rarely over 200 pages; more is a reject, not hours of work
 MAX_OCR_PAGES = 200       # pages without a text layer that we OCR (about 2 s each)
 MAX_STREAM_BYTES = 128 << 20  # one Flate stream inflating past this is a decompression bomb
@@ -238,7 +240,7 @@ def _short_before(lines: list[dict], i: int, first: int, h: float) -> bool:
     return right - prev["x1"] > (len(word) + 1) * char + h
 
 
-def _ocr_page(data: bytes, index: int, dpi: int) -> str:
+def ocr_page(data: bytes, index: int, dpi: int) -> str:
     """One page rendered and read by tesseract (single-threaded: its OpenMP threads slow small pages 4x)."""
     import os
 
@@ -248,7 +250,7 @@ def _ocr_page(data: bytes, index: int, dpi: int) -> str:
     try:
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         image = pdf[index].render(scale=dpi / 72, grayscale=True).to_pil()
-        return pytesseract.image_to_string(image, lang="eng")
+        return pytesseract.image_to_string(image, lang=OCR_LANG)
     finally:
         pdf.close()
 
@@ -267,8 +269,15 @@ def check_streams(data: bytes, cap: int = MAX_STREAM_BYTES) -> None:
             continue  # not a Flate stream (or not at this offset): pdfminer decides
 
 
-def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -> list[PageText]:
-    """Per-page text: the text layer where it has >= `min_chars` characters, OCR otherwise."""
+def tesseract_version() -> str:
+    """The tesseract binary's version (OCR output depends on it and on its language data)."""
+    import pytesseract
+    return str(pytesseract.get_tesseract_version())
+
+
+def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI,
+                  ocr: OcrPage = ocr_page) -> list[PageText]:
+    """Per-page text: the text layer where it has >= `min_chars` characters, OCR (`ocr`) otherwise."""
     import pdfplumber
     if not data.lstrip()[:5].startswith(b"%PDF"):
         raise PdfUnreadable("corrupt: not a PDF (no %PDF header)")
@@ -291,17 +300,17 @@ def extract_pages(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -
     pages = []
     progress.expect("PDF pages", len(layers))
     for i, (text, notes) in enumerate(layers):
-        pages.append(_page_text(data, i, text, notes, min_chars, dpi))
+        pages.append(_page_text(data, i, text, notes, min_chars, dpi, ocr))
         progress.advance("PDF pages")
     return pages
 
 
-def _page_text(data: bytes, i: int, layer: str, notes: str, min_chars: int, dpi: int) -> PageText:
+def _page_text(data: bytes, i: int, layer: str, notes: str, min_chars: int, dpi: int, ocr: OcrPage) -> PageText:
     """Page `i` from its text layer when that has `min_chars` characters, else from OCR."""
     if len(layer.strip()) >= min_chars:
         return PageText(i + 1, layer, "pdf", notes)
     try:
-        return PageText(i + 1, _ocr_page(data, i, dpi), "ocr")
+        return PageText(i + 1, ocr(data, i, dpi), "ocr")
     except Exception as exc:  # noqa: BLE001 - tesseract/pdfium failures are a reject, not a crash
         raise PdfUnreadable(f"ocr failed on page {i + 1}: {type(exc).__name__}: {exc}"[:300]) from None
 
@@ -400,10 +409,12 @@ def clean_pages(pages: list[PageText]) -> str:
     return "\n\n".join(to_paragraphs("\n".join(lines)))  # U+FFFD stays
 
 
-def parse_decision_pdf(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI) -> DecisionText:
-    """PDF bytes -> DecisionText (reject reason set instead of raising)."""
+def parse_decision_pdf(data: bytes, min_chars: int = MIN_CHARS, dpi: int = OCR_DPI,
+                       ocr: OcrPage = ocr_page) -> DecisionText:
+    """PDF bytes -> DecisionText (reject reason set instead of raising); `ocr` reads a page without a text
+    layer (tesseract by default; the ingest stage passes one that keeps its texts in a disk cache)."""
     try:
-        pages = extract_pages(data, min_chars, dpi)
+        pages = extract_pages(data, min_chars, dpi, ocr)
     except PdfUnreadable as exc:
         log.warning("decision PDF rejected: %s", exc)
         return DecisionText(reject=str(exc))

@@ -21,6 +21,8 @@ from sources.http import HttpClient, HttpError
 from sources.ptab import fetch_decision_pages, parse_search_page, ptab_client
 from sources.ptab_pdf import DecisionText, parse_decision_pdf
 
+from patentfactory.store.ocr_cache import cached_ocr
+from patentfactory.store.storage import Storage
 from patentfactory.store.warehouse import part_name
 
 from .ingest import Stores
@@ -69,13 +71,14 @@ _OCR_READS: dict[str, DecisionText] = {}
 _OCR_READS_MAX = 64
 
 
-def read_decision_text(sha256: str, data: bytes) -> DecisionText:
+def read_decision_text(sha256: str, data: bytes, ocr_cache: Storage | None = None) -> DecisionText:
     """`parse_decision_pdf`, keeping the texts that needed OCR per process by the PDF's digest: tesseract is most
     of a decision's read (~0.8 CPU s a page), and a process that reads the same bytes again (a night into another
-    data dir, a rehearsal's next night) gets the same text without it. Text-layer reads are cheap: not kept."""
+    data dir, a rehearsal's next night) gets the same text without it. Text-layer reads are cheap: not kept.
+    With `ocr_cache` (`<data>/cache/ocr`, store/ocr_cache.py) tesseract's page texts also outlive the process."""
     text = _OCR_READS.get(sha256)
     if text is None:
-        text = parse_decision_pdf(data)
+        text = parse_decision_pdf(data, ocr=cached_ocr(ocr_cache, sha256)) if ocr_cache else parse_decision_pdf(data)
         if text.origin in ("ocr", "mixed"):
             if len(_OCR_READS) >= _OCR_READS_MAX:
                 _OCR_READS.pop(next(iter(_OCR_READS)))  # the oldest first
@@ -88,7 +91,7 @@ def read_pdf(stores: Stores, row: dict, path: Path, stats: PtabIngestStats) -> N
     did = row["decision_id"]
     raw = stores.cache.put_file(PDF_SOURCE, path)
     stores.ledger.record_fetch(PDF_SOURCE, did, raw.sha256, raw.bytes)
-    text = read_decision_text(raw.sha256, path.read_bytes())
+    text = read_decision_text(raw.sha256, path.read_bytes(), stores.cache.storage.parent().sub("cache", "ocr"))
     path.unlink(missing_ok=True)
     stats.pdfs += 1
     row = {**row, "pdf_sha256": raw.sha256, "text": text.layout_text or None, "text_origin": text.origin}

@@ -60,6 +60,14 @@ class Storage:
         child.url = ("s3://" + child.root) if self.is_s3 else child.root
         return child
 
+    def parent(self) -> "Storage":
+        """The folder above the root, on the same filesystem."""
+        up = Storage.__new__(Storage)
+        up.fs, up.is_s3 = self.fs, self.is_s3
+        up.root = posixpath.dirname(self.root.rstrip("/"))
+        up.url = ("s3://" + up.root) if self.is_s3 else up.root
+        return up
+
     def check_writable(self) -> None:
         """Fail early with a clear message when the root cannot take a write."""
         probe = f".pf-write-probe-{uuid.uuid4().hex}"
