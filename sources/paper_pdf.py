@@ -67,7 +67,8 @@ _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
 _ROMAN_DOTTED = re.compile(r"^([IVX]{1,5}(?:\.[IVX]{1,5})+)\.?\s+(\S.*)$")  # "V.I.II Model Implementation"
 _LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
 # "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
-_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?(\s*[.:|]|\s*$|\s+[A-Z(\d])")
+_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*(?:[A-Z]?\d+[a-z]?|[IVX]{1,5}\b)"
+                      r"(\s*[.:|]|\s*$|\s+[A-Z(\d])")  # "TABLE II" as well as "Table 2"
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
 _TYPEWRITER = re.compile(r"mono|courier|cmtt|sftt", re.I)
 _ITALIC = re.compile(r"ital|obli|slant|^cmsl|\.i$|-it$", re.I)  # TeX's slanted CMSL reads as italic
@@ -160,8 +161,10 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         margin = width < 0.6 * widest.get(block[0].page, width)  # a journal's margin column beside the text
         if margin:
             out.update(range(k, j))
-        elif at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
-            out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14))
+        elif at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION"),
+            # and "REFERENCES" set in small capitals above the small-type entries still ends the body
+            out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14)
+                       and not _BACK.match(lines[n].text.strip()))
         k = j
     return out
 
