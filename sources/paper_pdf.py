@@ -54,6 +54,7 @@ is, or the first part is a word of it and the second no suffix: "state-of-the-ar
 """
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter
@@ -78,6 +79,7 @@ _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _APPENDIX_LABEL = re.compile(r"^(appendix|appendices)(\s+[A-Z0-9]{1,2})?$", re.I)  # "APPENDIX" alone above its title
 _DATE = re.compile(r"^\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|"
                    r"december)\s+\d{4}$", re.I)
+_ENTRY = re.compile(r"^[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z]\.(?:-[A-Z]\.)? ?)+")  # "Harris, A. W. & …"
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
@@ -436,6 +438,19 @@ def _join(parts: list[str], vocab: set[str]) -> str:
     return out
 
 
+def _unheaded_references(lines: list[Line], skip: set[int], body: float) -> int | None:
+    """The first line of a reference list set without a heading (AASTeX's draft): in the last two thirds, in
+    type smaller than the body, five entries ("Surname, I. …") in the next fifteen lines, all of that size."""
+    for k in range(len(lines) // 3, len(lines)):
+        ln = lines[k]
+        if k in skip or ln.size > body - 0.4 or not _ENTRY.match(ln.text):
+            continue
+        run = list(itertools.takewhile(lambda j: lines[j].size == ln.size, range(k, min(k + 15, len(lines)))))
+        if sum(bool(_ENTRY.match(lines[j].text)) for j in run) >= 5:
+            return k
+    return None
+
+
 def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
                   ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]]:
     """The layout rules: line index -> (level from the number or None, title) of each heading, and the text after
@@ -527,6 +542,8 @@ def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
         largest = max(lines[k].size for k, v in heads.items() if v[0] is not None)
         heads = {k: v for k, v in heads.items() if v[0] is not None or lines[k].page == 0
                  or lines[k].size <= largest + 0.5 or _BACK.match(v[1]) or _APPENDIX.match(v[1])}
+    if not any(_BACK.match(v[1]) for v in heads.values()) and (k := _unheaded_references(lines, skip, body)):
+        heads[k] = (None, "References")
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))

@@ -522,3 +522,22 @@ def test_roman_numbered_table_label_is_a_caption_not_a_heading():
     assert _titles(sections) == [(1, "Introduction"), (1, "Methods")]
     body = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
     assert "TABLE II" not in body and "Numbers of peptides" not in body
+
+
+def test_reference_list_without_a_heading_ends_the_body():
+    """AASTeX's draft: the entries ("Harris, A. W. & …") follow the acknowledgements in smaller type with no
+    "References" line above them, and the figures come after them; the entries are no body text and a figure's
+    legend set bold after them is no section."""
+    text = lambda n: [(72, "Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    names = ["Harris", "Boslough", "Mainzer", "Greenstreet", "Rabinowitz", "Tricarico", "Valdes", "Depoy"]
+    refs = [(72, "Times-Roman", 9, f"{names[n % 8]}, {'ABCDEFGH'[n % 8]}. W. 20{10 + n % 8}, in Asteroids IV, "
+                                   f"eds. P. Michel et al. (Univ. Arizona Press), ApJ, {700 + n}, {n}")
+            for n in range(24)]
+    pages = [[(72, "Times-Bold", 11, "1. INTRODUCTION"), *text(25), (72, "Times-Bold", 11, "2. DATA"), *text(20)],
+             [*text(20), (72, "Times-Bold", 11, "3. CONCLUSIONS"), *text(12), *refs[:14]],
+             [*refs[14:], (200, "Times-Bold", 11, "Synthetic asteroid magnitudes"),
+              (72, "Times-Roman", 9, "Figure 1. Magnitudes of the synthetic objects planted in each night's images.")]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "INTRODUCTION"), (1, "DATA"), (1, "CONCLUSIONS")]
+    body = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
+    assert "ApJ" not in body and "Heat stress" in sections[-1]["paragraphs"][0]
