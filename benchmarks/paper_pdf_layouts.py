@@ -256,7 +256,8 @@ Per file, changed: MCP outside 28.89 -> 0.00 %, its four "TABLE II"... headings 
 and the route fails (PdfError "no headed body text found"; its section headings, 7.5 pt centred capitals in
 the body face below a 9 pt body, and 8.5 pt italic subsections are still not read: R 0); AASTeX P 0.53 R 1.00
 13.02 % -> 1.00 1.00 1.31 %; Emerald (fresh3) P 0.75 -> 0.82, outside 0.52 -> 0.00 % (its reference list no
-longer read into "Discussion"); ACM acmtrans (fresh3) outside 1.14 -> 0.00 %. No other file changed. Left (fresh4): MCP's small capitals headings; NAR R 0.47, Med. Vet. Entomology R 0.50, J Korean
+longer read into "Discussion"); ACM acmtrans (fresh3) outside 1.14 -> 0.00 %. No other file changed.
+Left (fresh4): MCP's small capitals headings; NAR R 0.47, Med. Vet. Entomology R 0.50, J Korean
 Med Sci R 0.67 (subsection classes not looked at in this round); the ACS letter's "Scheme N" captions (2.61 %).
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
