@@ -54,6 +54,7 @@ is, or the first part is a word of it and the second no suffix: "state-of-the-ar
 """
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import Counter
@@ -67,7 +68,8 @@ _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
 _ROMAN_DOTTED = re.compile(r"^([IVX]{1,5}(?:\.[IVX]{1,5})+)\.?\s+(\S.*)$")  # "V.I.II Model Implementation"
 _LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
 # "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
-_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*[A-Z]?\d+[a-z]?(\s*[.:|]|\s*$|\s+[A-Z(\d])")
+_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*(?:[A-Z]?\d+[a-z]?|[IVX]{1,5}\b)"
+                      r"(\s*[.:|]|\s*$|\s+[A-Z(\d])")  # "TABLE II" as well as "Table 2"
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
 _TYPEWRITER = re.compile(r"mono|courier|cmtt|sftt", re.I)
 _ITALIC = re.compile(r"ital|obli|slant|^cmsl|\.i$|-it$", re.I)  # TeX's slanted CMSL reads as italic
@@ -77,6 +79,7 @@ _APPENDIX = re.compile(r"^(appendix|appendices|supplementa)", re.I)
 _APPENDIX_LABEL = re.compile(r"^(appendix|appendices)(\s+[A-Z0-9]{1,2})?$", re.I)  # "APPENDIX" alone above its title
 _DATE = re.compile(r"^\d{1,2}\s+(january|february|march|april|may|june|july|august|september|october|november|"
                    r"december)\s+\d{4}$", re.I)
+_ENTRY = re.compile(r"^[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?, (?:[A-Z]\.(?:-[A-Z]\.)? ?)+")  # "Harris, A. W. & …"
 _FIRST = re.compile(r"^(introduction|background|overview|motivation)$", re.I)
 _NUMBERISH = re.compile(r"^[\d.,%±+\-–−()*/<>=]+$")
 _SUFFIX = re.compile(r"^(ing|ed|ion|tion|sion|ment|ly|ness|able|ible|ity|ive|al|ance|ence|er|ers|es|ous|ure|ate|ated|"
@@ -160,8 +163,10 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         margin = width < 0.6 * widest.get(block[0].page, width)  # a journal's margin column beside the text
         if margin:
             out.update(range(k, j))
-        elif at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION")
-            out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14))
+        elif at_foot or short:  # a bold line there may be a heading set small (REVTeX's "I. INTRODUCTION"),
+            # and "REFERENCES" set in small capitals above the small-type entries still ends the body
+            out.update(n for n in range(k, j) if not (lines[n].bold and len(lines[n].text.split()) <= 14)
+                       and not _BACK.match(lines[n].text.strip()))
         k = j
     return out
 
@@ -433,6 +438,19 @@ def _join(parts: list[str], vocab: set[str]) -> str:
     return out
 
 
+def _unheaded_references(lines: list[Line], skip: set[int], body: float) -> int | None:
+    """The first line of a reference list set without a heading (AASTeX's draft): in the last two thirds, in
+    type smaller than the body, five entries ("Surname, I. …") in the next fifteen lines, all of that size."""
+    for k in range(len(lines) // 3, len(lines)):
+        ln = lines[k]
+        if k in skip or ln.size > body - 0.4 or not _ENTRY.match(ln.text):
+            continue
+        run = list(itertools.takewhile(lambda j: lines[j].size == ln.size, range(k, min(k + 15, len(lines)))))
+        if sum(bool(_ENTRY.match(lines[j].text)) for j in run) >= 5:
+            return k
+    return None
+
+
 def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
                   ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]]:
     """The layout rules: line index -> (level from the number or None, title) of each heading, and the text after
@@ -524,6 +542,8 @@ def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
         largest = max(lines[k].size for k, v in heads.items() if v[0] is not None)
         heads = {k: v for k, v in heads.items() if v[0] is not None or lines[k].page == 0
                  or lines[k].size <= largest + 0.5 or _BACK.match(v[1]) or _APPENDIX.match(v[1])}
+    if not any(_BACK.match(v[1]) for v in heads.values()) and (k := _unheaded_references(lines, skip, body)):
+        heads[k] = (None, "References")
     # the title, authors, a journal's banner: headings on the first page above its first body line
     first_body = next((k for k, ln in enumerate(lines) if k not in skip and k not in heads and len(ln.text) >= 40
                        and ln.size == body and ln.font == body_font), len(lines))

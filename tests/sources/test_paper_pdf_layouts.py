@@ -490,3 +490,54 @@ def test_a_heading_across_text_that_runs_beside_a_figure():
     intro = " ".join(sections[0]["paragraphs"])
     assert "the text runs on across the whole width of the page again" in intro
     assert "Weight scaling" not in _paragraphs(sections)
+
+
+def test_references_set_small_above_smaller_entries_end_the_body():
+    """ASBMB's layout: "REFERENCES" in 7.5 pt capitals of the body face, below the 9 pt body, above 7 pt entries
+    at the end of the paper; the small-type rule took it for a footnote line, so the entries that run on at the
+    top of the next page (no footnote there) ended in the last section's paragraphs."""
+    text = lambda n: [(72, "Helvetica", 9, t) for t in _body(n, 90)]  # noqa: E731
+    refs = [(80, "Helvetica", 7, f"{n}. Smith, J. and Lee, K. (2008) Proteins of the cerebrospinal fluid in "
+                                 f"disease. J. Proteome Res. {n}, 100-{n}") for n in range(1, 41)]
+    pages = [[(72, "Helvetica-Bold", 11, "1 Introduction"), *text(20), (72, "Helvetica-Bold", 11, "2 Results"),
+              *text(20)],
+             [*text(20), (72, "Helvetica-Bold", 11, "3 Discussion"), *text(16), (250, "Helvetica", 7.5, "REFERENCES"),
+              *refs[:12]], refs[12:]]  # the list runs on at the top of the next page
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "Introduction"), (1, "Results"), (1, "Discussion")]
+    body = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
+    assert "Smith" not in body and "cerebrospinal" not in body
+    assert "Heat stress" in sections[-1]["paragraphs"][0]
+
+
+def test_roman_numbered_table_label_is_a_caption_not_a_heading():
+    """"TABLE II" on its own line above the caption (ASBMB, IEEE): a table's label like "Table 2", not a heading
+    in capitals, and its caption below stays out of the paragraphs."""
+    text = lambda n: [(72, "Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    pages = [[(72, "Times-Bold", 11, "1 Introduction"), *text(20), (72, "Times-Bold", 11, "2 Methods"), *text(12),
+              (280, "Times-Roman", 10, "TABLE II"),
+              (150, "Times-Roman", 10, "Numbers of peptides identified with different methods"),
+              *text(10)]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "Introduction"), (1, "Methods")]
+    body = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
+    assert "TABLE II" not in body and "Numbers of peptides" not in body
+
+
+def test_reference_list_without_a_heading_ends_the_body():
+    """AASTeX's draft: the entries ("Harris, A. W. & …") follow the acknowledgements in smaller type with no
+    "References" line above them, and the figures come after them; the entries are no body text and a figure's
+    legend set bold after them is no section."""
+    text = lambda n: [(72, "Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    names = ["Harris", "Boslough", "Mainzer", "Greenstreet", "Rabinowitz", "Tricarico", "Valdes", "Depoy"]
+    refs = [(72, "Times-Roman", 9, f"{names[n % 8]}, {'ABCDEFGH'[n % 8]}. W. 20{10 + n % 8}, in Asteroids IV, "
+                                   f"eds. P. Michel et al. (Univ. Arizona Press), ApJ, {700 + n}, {n}")
+            for n in range(24)]
+    pages = [[(72, "Times-Bold", 11, "1. INTRODUCTION"), *text(25), (72, "Times-Bold", 11, "2. DATA"), *text(20)],
+             [*text(20), (72, "Times-Bold", 11, "3. CONCLUSIONS"), *text(12), *refs[:14]],
+             [*refs[14:], (200, "Times-Bold", 11, "Synthetic asteroid magnitudes"),
+              (72, "Times-Roman", 9, "Figure 1. Magnitudes of the synthetic objects planted in each night's images.")]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "INTRODUCTION"), (1, "DATA"), (1, "CONCLUSIONS")]
+    body = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
+    assert "ApJ" not in body and "Heat stress" in sections[-1]["paragraphs"][0]
