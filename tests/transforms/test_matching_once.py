@@ -3,7 +3,6 @@ on that frame) gives the pairs, the funnel and the stages that the lazy funnel g
 mode; evidence floats equal to the last bits parallel sums leave (the build publishes them to 9 digits)."""
 from __future__ import annotations
 
-import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
