@@ -1,4 +1,4 @@
-"""Paper PDFs of real layouts (67 files: 50 here, 17 in paper_pdf_fresh4.py) through the full-text routes: heading P/R and outside-body share.
+"""Paper PDFs of real layouts (67: 17 in paper_pdf_fresh4.py) through the routes: heading P/R, outside-body share.
 
 The PDFs are the ones public extractor and layout projects keep in their test folders (s2orc-doc2json,
 CERMINE, pdffigures2, science-parse, GROBID, papermage, MinerU, scipdf_parser, docling), mostly beside an
