@@ -53,20 +53,20 @@ class Storage:
         p = self.path(*parts)
         return "s3://" + p if self.is_s3 else p
 
+    def _at(self, root: str) -> "Storage":
+        """Another root on the same filesystem (its client shared, not made again)."""
+        other = Storage.__new__(Storage)
+        other.fs, other.is_s3 = self.fs, self.is_s3
+        other.root = root
+        other.url = ("s3://" + root) if self.is_s3 else root
+        return other
+
     def sub(self, *parts: str) -> "Storage":
-        child = Storage.__new__(Storage)
-        child.fs, child.is_s3 = self.fs, self.is_s3
-        child.root = self.path(*parts)
-        child.url = ("s3://" + child.root) if self.is_s3 else child.root
-        return child
+        return self._at(self.path(*parts))
 
     def parent(self) -> "Storage":
         """The folder above the root, on the same filesystem."""
-        up = Storage.__new__(Storage)
-        up.fs, up.is_s3 = self.fs, self.is_s3
-        up.root = posixpath.dirname(self.root.rstrip("/"))
-        up.url = ("s3://" + up.root) if self.is_s3 else up.root
-        return up
+        return self._at(posixpath.dirname(self.root.rstrip("/")))
 
     def check_writable(self) -> None:
         """Fail early with a clear message when the root cannot take a write."""
