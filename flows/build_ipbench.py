@@ -1,20 +1,20 @@
 """Flow `build-ipbench`: the data-derived IPBench tasks from the warehouse -> a verified version."""
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
 from flows.build_patenteb import verify_task
 from flows.observe import published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from flows.runtime import stage_limits
+from flows.tasks import task
 from patentfactory.config import Settings
 from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 from patentfactory.store.publish_options import PublishOptions
 
 
-@task(cache_policy=NO_CACHE, name="build-and-publish-ipbench")
+@task(name="build-and-publish-ipbench")
 @expected_outcomes
 def build_task(data_dir: str, out: str, seed: int, max_items: int, publish_options: PublishOptions) -> dict:
     pub = build_and_publish_ipbench(data_dir, out, seed=seed, max_items=max_items,

@@ -3,21 +3,21 @@ from __future__ import annotations
 
 from datetime import date
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from flows.runtime import stage_limits
+from flows.tasks import task
 from patentfactory.config import ArxivSettings, GrobidSettings, LLMSettings, Settings
 from patentfactory.stages.build_pap2pat import Pap2PatParams, ingest_semopenalex, publish_pap2pat
 from patentfactory.store.publish_options import PublishOptions
 from transforms.tasks.pap2pat import SplitParams
 
 
-@task(cache_policy=NO_CACHE, name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
+@task(name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
 def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_via: str | None,
                 sparql_concurrency: int, grobid: GrobidSettings, arxiv: ArxivSettings) -> dict:
     """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
@@ -28,7 +28,7 @@ def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_vi
     return stats
 
 
-@task(cache_policy=NO_CACHE, name="publish-pap2pat")
+@task(name="publish-pap2pat")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, params: Pap2PatParams, ingest: dict, json_out: bool,
                  publish_options: PublishOptions, llm: LLMSettings) -> dict:

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from datetime import date
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 from prefect.states import State
 
 from flows.build_patenteb import verify_task
 from flows.observe import log_counts, published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.runtime import stage_limits
+from flows.tasks import task
 from patentfactory.errors import SourceStopped
 from patentfactory.stages.build_patentcr import (PatentCRParams, fetch_claim_revisions, ops_client_from_settings,
                                             publish_patentcr)
@@ -28,7 +28,7 @@ def retry_unless_stopped(task: object, task_run: object, state: State) -> bool:
     return not isinstance(state.result(raise_on_failure=False), SourceStopped)
 
 
-@task(cache_policy=NO_CACHE, name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)
+@task(name="fetch-claim-revisions", retries=2, retry_delay_seconds=60, retry_condition_fn=retry_unless_stopped)
 @expected_outcomes
 def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> dict:
     """Network task (retried): credentials come from the environment via Settings, never from parameters."""
@@ -46,7 +46,7 @@ def fetch_task(data_dir: str, ops_url: str | None, params: PatentCRParams) -> di
     return stats
 
 
-@task(cache_policy=NO_CACHE, name="publish-patentcr")
+@task(name="publish-patentcr")
 @expected_outcomes
 def publish_task(data_dir: str, out: str, stats: dict, params: PatentCRParams, publish_options: PublishOptions) -> dict:
     pub = publish_patentcr(data_dir, out, stats, params, publish_options=publish_options)

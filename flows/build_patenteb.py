@@ -6,8 +6,7 @@ workers; a GPU where a worker has one), each writing its own cache part; the bui
 """
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 from prefect.states import State
 from prefect.artifacts import create_markdown_artifact
 
@@ -15,6 +14,7 @@ from flows.observe import published_counts, read_manifest
 from flows.outcomes import expected_outcomes, is_outcome, outcome_state
 from flows.preflight import missing_inputs
 from flows.runtime import ConfiguredTaskRunner, stage_limits
+from flows.tasks import task
 from patentfactory.config import EMBED_CHUNK, Settings
 from patentfactory.errors import NothingToPublish
 from patentfactory.stages.build_patenteb import build_and_publish_patenteb, embed_texts, make_params
@@ -23,7 +23,7 @@ from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
 
 
-@task(cache_policy=NO_CACHE, name="embed-texts", task_run_name="embed-texts-{n}")
+@task(name="embed-texts", task_run_name="embed-texts-{n}")
 def embed_task(data_dir: str, texts: list[str], n: int, shared: str | None = None) -> int:
     return embed_texts(data_dir, texts, shared)
 
@@ -36,7 +36,7 @@ def fan_out_embedding(data_dir: str, shared: str | None = None):  # noqa: ANN201
     return fill
 
 
-@task(cache_policy=NO_CACHE, name="build-and-publish-patenteb")
+@task(name="build-and-publish-patenteb")
 @expected_outcomes
 def build_task(data_dir: str, out: str, seed: int, profile: str, publish_options: PublishOptions,
                use_model: bool = True, embeddings: str | None = None, embed_chunk: int = EMBED_CHUNK) -> dict:
@@ -61,7 +61,7 @@ def build_task(data_dir: str, out: str, seed: int, profile: str, publish_options
     return {"dataset": pub.dataset, "version": pub.version, "path": pub.path, "created": pub.created}
 
 
-@task(cache_policy=NO_CACHE, name="verify-published")
+@task(name="verify-published")
 def verify_task(out: str, dataset: str, version: str) -> dict:
     rep = inspect_version(Storage(out), dataset, version)
     if not rep.ok:

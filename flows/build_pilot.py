@@ -1,9 +1,9 @@
 """Flow `build-pilot`: PILOT-Bench from the warehouse's PTAB decisions, published and verified."""
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
+from flows.tasks import task
 from patentfactory.stages.build_pilot import build_and_publish_pilot
 from patentfactory.store.publish_options import PublishOptions
 
@@ -15,7 +15,7 @@ from .runtime import stage_limits
 from patentfactory.config import LLMSettings, Settings
 
 
-@task(cache_policy=NO_CACHE, name="build-and-publish-pilot")
+@task(name="build-and-publish-pilot")
 @expected_outcomes
 def build_pilot_task(data_dir: str, out: str, seed: int, truth: str | None, publish_options: PublishOptions,
                      llm: LLMSettings) -> dict:

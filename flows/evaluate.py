@@ -4,10 +4,10 @@ Wiring only: the task wraps `patentfactory.evaluation`; the report also becomes 
 """
 from __future__ import annotations
 
-from prefect import flow, task
+from prefect import flow
 from prefect.artifacts import create_markdown_artifact
-from prefect.cache_policies import NO_CACHE
 
+from flows.tasks import task
 from patentfactory.evaluation import evaluate_dataset, write_report
 from patentfactory.evaluation.report import render_report, summary_of
 from patentfactory.store.storage import Storage
@@ -15,7 +15,7 @@ from patentfactory.store.storage import Storage
 from .observe import log_counts
 
 
-@task(cache_policy=NO_CACHE, name="evaluate-dataset")
+@task(name="evaluate-dataset")
 def evaluate_task(dataset: str, root: str, version: str | None, max_queries: int | None,
                   data_dir: str | None = None, embeddings: str | None = None) -> dict:
     """Score, write scores.parquet/report.md/scores.png, publish the report as an artifact; small summary out."""

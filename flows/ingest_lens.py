@@ -1,16 +1,16 @@
 """Flow `ingest-lens`: Lens CSV/JSONL exports into the warehouse."""
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
+from flows.tasks import task
 from patentfactory import stages
 
 from .observe import ingest_counts
 from .runtime import stage_limits
 
 
-@task(cache_policy=NO_CACHE, name="ingest-lens-files")
+@task(name="ingest-lens-files")
 def ingest_lens_task(data_dir: str, files: list[str]) -> dict:
     stats = stages.ingest_lens(data_dir, files)
     ingest_counts("ingest-lens-files", stats)

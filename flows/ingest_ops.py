@@ -1,9 +1,9 @@
 """Flow `ingest-ops`: EPO OPS biblio + claims for a list of numbers or a CQL query."""
 from __future__ import annotations
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
+from flows.tasks import task
 from patentfactory.stages.build_patentcr import ops_client_from_settings
 from patentfactory.config import Settings
 from patentfactory.stages.ingest_ops import Recheck, ingest_ops, search_numbers
@@ -12,7 +12,7 @@ from .observe import log_counts
 from .runtime import stage_limits
 
 
-@task(cache_policy=NO_CACHE, name="ingest-ops-documents", retries=2, retry_delay_seconds=60)
+@task(name="ingest-ops-documents", retries=2, retry_delay_seconds=60)
 def ingest_ops_task(data_dir: str, base_url: str | None, numbers: list[str] | None, query: str | None) -> dict:
     """Credentials come from the environment via Settings (loaded once here), never from parameters."""
     settings = Settings.load()

@@ -12,9 +12,9 @@ from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
+from flows.tasks import task
 from patentfactory import stages
 from patentfactory.config import Settings
 from patentfactory.stages.ingest_ptab import (PtabIngestStats, fetch_pdf, merge_ptab_stats, ptab_downloads,
@@ -32,7 +32,7 @@ def _log(name: str, stats: dict) -> None:
                skipped=stats["skipped"], origins=stats["origins"])
 
 
-@task(cache_policy=NO_CACHE, name="read-ptab-pdfs", task_run_name="read-ptab-pdfs-{first}")
+@task(name="read-ptab-pdfs", task_run_name="read-ptab-pdfs-{first}")
 def read_batch_task(data_dir: str, batch: list[tuple[dict, str]], first: str, limits: MemoryLimits) -> dict:
     """Read one batch of downloaded decision PDFs; returns its stats and its (unsaved) ledger rows.
     `limits`: the flow's memory limits (the task may run in a Dask worker's process)."""
@@ -72,7 +72,7 @@ def ingest_ptab_decisions(data_dir: str, base_url: str, start: date, end: date, 
     return total
 
 
-@task(cache_policy=NO_CACHE, name="ingest-ptab-range", retries=2, retry_delay_seconds=30)
+@task(name="ingest-ptab-range", retries=2, retry_delay_seconds=30)
 def ingest_ptab_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
     """Plain sequential ingest in one task (no fan-out), for callers that want a single task."""
     from patentfactory.stages.ingest_ptab import ingest_ptab

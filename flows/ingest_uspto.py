@@ -14,10 +14,10 @@ from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
-from prefect import flow, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow
 
 from common import progress
+from flows.tasks import task
 from patentfactory import stages
 from patentfactory.config import Settings
 from patentfactory.stages.ingest import IngestStats, Stores, bar_label, ingest_file
@@ -39,19 +39,19 @@ def _staged_stores(data_dir: str) -> Stores:
     return Stores(Warehouse(root.sub("warehouse")), Ledger(root.sub("warehouse")), RawCache(root.sub("raw")))
 
 
-@task(cache_policy=NO_CACHE, name="list-uspto-weekly-files", retries=2, retry_delay_seconds=30)
+@task(name="list-uspto-weekly-files", retries=2, retry_delay_seconds=30)
 def list_task(base_url: str, start: date, end: date, api_key: str | None) -> list[dict]:
     return stages.list_uspto(base_url, start, end, api_key)
 
 
-@task(cache_policy=NO_CACHE, name="fetch-uspto-weekly-file", retries=2, retry_delay_seconds=30, task_run_name="fetch-{bulk_file[name]}")
+@task(name="fetch-uspto-weekly-file", retries=2, retry_delay_seconds=30, task_run_name="fetch-{bulk_file[name]}")
 def fetch_file_task(data_dir: str, base_url: str, bulk_file: dict, api_key: str | None) -> str | None:
     """The local path of the downloaded file; None when the ledger has it parsed (same size, same parser)."""
     path = stages.fetch_uspto_file(data_dir, base_url, bulk_file, api_key)
     return None if path is None else str(path)
 
 
-@task(cache_policy=NO_CACHE, name="parse-uspto-weekly-file", task_run_name="parse-{path}")
+@task(name="parse-uspto-weekly-file", task_run_name="parse-{path}")
 def parse_file_task(data_dir: str, path: str, limits: MemoryLimits) -> dict:
     """Raw cache, warehouse parts and ledger row of one weekly file; returns its stats and its ledger row.
     `limits`: the flow's memory limits (the task may run in a Dask worker's process)."""
@@ -65,7 +65,7 @@ def parse_file_task(data_dir: str, path: str, limits: MemoryLimits) -> dict:
     return {"stats": out, "ledger": stores.ledger.get(SOURCE, Path(path).name)}
 
 
-@task(cache_policy=NO_CACHE, name="record-uspto-ledger")
+@task(name="record-uspto-ledger")
 def record_ledger_task(data_dir: str, rows: list[dict]) -> int:
     """The parse tasks recorded their rows as they went; fold the ledger's appended parts into its base."""
     Ledger(Storage(data_dir).sub("warehouse")).compact()
@@ -95,7 +95,7 @@ def ingest_weekly_files(data_dir: str, base_url: str, start: date, end: date, ap
     return total
 
 
-@task(cache_policy=NO_CACHE, name="ingest-uspto-range")
+@task(name="ingest-uspto-range")
 def ingest_uspto_task(data_dir: str, base_url: str, start: date, end: date, api_key: str | None) -> dict:
     """Plain sequential ingest in one task (no fan-out), for callers that want a single task."""
     stats = stages.ingest_uspto(data_dir, base_url, start, end, api_key)

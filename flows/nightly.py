@@ -14,10 +14,10 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from prefect import flow, get_run_logger, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow, get_run_logger
 from prefect.states import State
 
+from flows.tasks import task
 from patentfactory.config import Settings
 from patentfactory.datasets import NAMES
 from patentfactory.errors import NothingToPublish, QualityGateBlocked, SourceStopped
@@ -43,7 +43,7 @@ from .runtime import ConfiguredTaskRunner, stage_limits
 SAMPLE_WORLD = Path(__file__).resolve().parents[1] / "data" / "sample"
 
 
-@task(cache_policy=NO_CACHE, name="prepare-world")
+@task(name="prepare-world")
 def prepare_world(scale: str, seed: int, data_dir: str) -> str:
     if scale == "sample":
         return str(SAMPLE_WORLD)

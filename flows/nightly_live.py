@@ -12,9 +12,9 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from prefect import get_run_logger, task
-from prefect.cache_policies import NO_CACHE
+from prefect import get_run_logger
 
+from flows.tasks import task
 from patentfactory.config import Settings
 from patentfactory.datasets import NAMES, REGISTRY
 from patentfactory.stages.plan import missing_credential, plan_dicts, plan_live
@@ -31,7 +31,7 @@ from .ingest_uspto import ingest_weekly_files
 
 
 
-@task(cache_policy=NO_CACHE, name="plan-live-night")
+@task(name="plan-live-night")
 def plan_task(data_dir: str) -> list[dict]:
     """Listings only: per source what would be fetched and the limit bounding it."""
     plans = plan_dicts(plan_live(Settings.load(), data_dir, date.today()))
@@ -40,7 +40,7 @@ def plan_task(data_dir: str) -> list[dict]:
     return plans
 
 
-@task(cache_policy=NO_CACHE, name="list-lens-drop", retries=2, retry_delay_seconds=30)
+@task(name="list-lens-drop", retries=2, retry_delay_seconds=30)
 def lens_drop_task(data_dir: str, location: str) -> list[str]:
     ledger = Ledger(Storage(data_dir).sub("warehouse"))
     return [str(p) for p in new_lens_exports(location, ledger, Path(data_dir) / "downloads" / "lens")]
