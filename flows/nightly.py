@@ -94,11 +94,11 @@ def _outcome(name: str, state: State, failed: dict[str, str], deferred: dict[str
 
 def _ingest_replica(world: str, data_dir: str, out: str, seed: int, faults: str, outcome: Callable,
                     failed: dict[str, str], deferred: dict[str, str],
-                    options: PublishOptions, ptab_batch: int) -> dict:
+                    options: PublishOptions, ptab_batch: int, ops_rate_scale: float = 1.0) -> dict:
     """Replica mode: the world served locally under the real services' paths, the same clients as live.
-    `ptab_batch`: decision PDFs per read task (the night's PF_PTAB_BATCH)."""
+    `ptab_batch`: decision PDFs per read task (the night's PF_PTAB_BATCH); `ops_rate_scale`: PF_REPLICA__*'s."""
     log = get_run_logger()
-    with Replica(world, faults=faults) as rep:
+    with Replica(world, faults=faults, ops_rate_scale=ops_rate_scale) as rep:
         log.info("upstream replica of %s at %s", world, rep.base_url)
         uspto = ingest_weekly_files(data_dir, rep.base_url, date(1976, 1, 1), date(2100, 1, 1), "replica-key")
         lens = ingest_lens_task(data_dir, lens_files(world))
@@ -176,7 +176,7 @@ def nightly(scale: str = "sample", data_dir: str | None = None, out: str | None 
         profile = settings.patenteb_profile(profile, scale)
         with stage_limits(settings):
             ingested = _ingest_replica(world, data_dir, out, seed, faults, outcome, failed, deferred, options,
-                                       settings.ptab_batch)
+                                       settings.ptab_batch, settings.replica.ops_rate_scale)
     patentcr, pap2pat = ingested["patentcr"], ingested["pap2pat"]
     gate = options.overrides()
     patenteb = outcome("patenteb", build_patenteb(data_dir=data_dir, out=out, seed=seed, profile=profile,

@@ -103,6 +103,13 @@ class ArxivSettings(BaseModel):
     lookup: bool = True
 
 
+class ReplicaSettings(BaseModel):
+    """`PF_REPLICA__*`: the local replica of the upstream services (`pf upstream serve`, a replica night)."""
+
+    ops_rate_scale: float = Field(1.0, gt=0, description="the replica advertises EPO OPS's per-minute rates times "
+                                  "this in X-Throttling-Control (1: OPS's own; the client paces by what it is told)")
+
+
 class S3Settings(BaseModel):
     """Object storage for `s3://` roots (store/storage.py): the endpoint override `PF_S3_ENDPOINT_URL` (MinIO, moto;
     else `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL`) and the credentials and region under the names boto documents
@@ -167,6 +174,7 @@ class Settings(BaseSettings):
     grobid: GrobidSettings = GrobidSettings()
     # arXiv licence lookup of Pap2Pat (sources/arxiv_oai.py): PF_ARXIV__OAI_URL
     arxiv: ArxivSettings = ArxivSettings()
+    replica: ReplicaSettings = ReplicaSettings()
     # First day the live nightly asks for when the ledger has nothing yet (PF_SINCE); unset: SPEC's per source.
     since: date | None = None
     uspto_odp_api_key: SecretStr | None = None

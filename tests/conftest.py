@@ -25,6 +25,11 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 # spin-waits against the other workers (a module that encodes: 39.8 -> 24.7 CPU-s, and faster in wall time too).
 for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
+# The replica's EPO OPS advertises 20 times OPS's per-minute rates (every replica night and `pf upstream serve` of
+# the suite, subprocesses included): the client's pacing code runs as against OPS with a twentieth of the waits.
+# At OPS's own rates a sample night sleeps ~50 s for its slots (py-spy: 54 % of the rehearsal's wall time).
+# Tests of the pacing itself build `Replica(...)` / `OpsClient(...)` with their own rates and clock.
+os.environ.setdefault("PF_REPLICA__OPS_RATE_SCALE", "20")
 
 
 @pytest.fixture(scope="session")

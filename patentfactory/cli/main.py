@@ -251,8 +251,10 @@ def upstream_serve(world: Path, port: Annotated[int, typer.Option()] = 8765,
 
     if not world.is_dir():
         raise PFError(f"world folder {world} does not exist", "run `pf generate --out DIR` first")
-    rep = Replica(world, host, port, faults)  # a bad or busy port: one PFError line (server._bind)
-    out.print(f"replica of {world} at {rep.base_url} (faults: {faults or 'none'}); Ctrl-C stops")
+    scale = command_settings().replica.ops_rate_scale
+    rep = Replica(world, host, port, faults, scale)  # a bad or busy port: one PFError line (server._bind)
+    paced = "" if scale == 1 else f"; OPS rates x{scale:g}"
+    out.print(f"replica of {world} at {rep.base_url} (faults: {faults or 'none'}{paced}); Ctrl-C stops")
     try:
         rep.server.serve_forever()
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ import pytest
 
 from patentfactory.sim.upstream import Replica
 from patentfactory.sim.upstream.routes_ops import revoke_tokens
+from patentfactory.sim.upstream.server import scaled_throttling
 from sources.epo_ops.client import OpsClient, OpsStopped, Throttle
 from sources.http import RetryPolicy
 
@@ -71,6 +72,27 @@ def test_throttle_colours_pace_and_black_stops(world):
     with Replica(world, faults="black@/3.2/rest-services*1") as rep:
         with pytest.raises(OpsStopped, match="quota or block"):
             _client(rep.base_url, []).published(DOC, "biblio")
+
+
+def test_a_scaled_replica_advertises_faster_rates_and_the_client_paces_by_them(world):
+    """PF_REPLICA__OPS_RATE_SCALE: the header's per-minute rates times the scale (yellow's too, black's 0 stays),
+    and the client, told a faster pace, keeps it: its next start slot is a twentieth as far off."""
+    with Replica(world) as plain, Replica(world, ops_rate_scale=20, faults="yellow@/3.2/rest-services/family*1") as fast:
+        slow_ops, fast_ops = _client(plain.base_url, []), _client(fast.base_url, [])
+        slow_ops.published(DOC, "biblio")
+        fast_ops.published(DOC, "biblio")
+        assert slow_ops.throttle.services["retrieval"] == ("green", 200)
+        assert fast_ops.throttle.services["retrieval"] == ("green", 4000)
+        assert fast_ops.throttle.delay("inpadoc") == pytest.approx(slow_ops.throttle.delay("inpadoc") / 20)
+        fast_ops.family(DOC)
+        assert fast_ops.throttle.services["inpadoc"] == ("yellow", 600)
+        assert fast_ops.throttle.services["images"] == ("green", 4000)
+
+
+def test_scaling_keeps_black_and_the_state():
+    header = "overloaded (images=black:0, retrieval=red:10, search=yellow:15)"
+    assert scaled_throttling(header, 20) == "overloaded (images=black:0, retrieval=red:200, search=yellow:300)"
+    assert scaled_throttling(header, 0.01) == "overloaded (images=black:0, retrieval=red:1, search=yellow:1)"
 
 
 def test_throttle_header_parsing():

@@ -19,6 +19,13 @@ from urllib.parse import parse_qs, urlsplit
 from .faults import Faults
 
 log = logging.getLogger(__name__)
+_OPS_RATE = re.compile(r"(\w+=(?:green|yellow|red|black)):(\d+)")
+
+
+def scaled_throttling(header: str, scale: float) -> str:
+    """EPO OPS's X-Throttling-Control with each service's per-minute rate times `scale` (a black 0 stays 0):
+    the replica tells the client a faster pace, and the client's own pacing code runs as against OPS."""
+    return _OPS_RATE.sub(lambda m: f"{m[1]}:{max(1, round(int(m[2]) * scale)) if int(m[2]) else 0}", header)
 
 
 @dataclass
@@ -105,6 +112,9 @@ class _Handler(BaseHTTPRequestHandler):
         if fault in ("yellow", "red"):
             resp.headers["X-Throttling-Control"] = (f"busy (images=green:200, inpadoc={fault}:30, other=green:1000, "
                                                     f"retrieval={fault}:30, search={fault}:15)")
+        if self.server.ops_rate_scale != 1 and "X-Throttling-Control" in resp.headers:
+            resp.headers["X-Throttling-Control"] = scaled_throttling(resp.headers["X-Throttling-Control"],
+                                                                     self.server.ops_rate_scale)
         self._send(resp, truncate=fault == "truncate")
 
     def _send(self, resp: Response, truncate: bool = False) -> None:
@@ -127,12 +137,12 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, addr: tuple[str, int], world: Path, faults: Faults) -> None:
+    def __init__(self, addr: tuple[str, int], world: Path, faults: Faults, ops_rate_scale: float = 1.0) -> None:
         super().__init__(addr, _Handler)
-        self.world, self.faults = world, faults
+        self.world, self.faults, self.ops_rate_scale = world, faults, ops_rate_scale
 
 
-def _bind(host: str, port: int, world: Path, faults: Faults) -> _Server:
+def _bind(host: str, port: int, world: Path, faults: Faults, ops_rate_scale: float = 1.0) -> _Server:
     """The listening socket, or one PFError line naming the port and what to do (no traceback)."""
     import errno
 
@@ -141,7 +151,7 @@ def _bind(host: str, port: int, world: Path, faults: Faults) -> _Server:
     if not 0 <= port <= 65535:
         raise PFError(f"--port {port} is not a TCP port", "use 1-65535, or 0 for any free port")
     try:
-        return _Server((host, port), world, faults)
+        return _Server((host, port), world, faults, ops_rate_scale)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise PFError(f"port {port} on {host} is already in use",
@@ -153,11 +163,13 @@ def _bind(host: str, port: int, world: Path, faults: Faults) -> _Server:
 
 
 class Replica:
-    """Start/stop the replica in a background thread (tests, `pf run`) or serve forever (CLI)."""
+    """Start/stop the replica in a background thread (tests, `pf run`) or serve forever (CLI).
+    `ops_rate_scale`: EPO OPS's advertised per-minute rates times this (PF_REPLICA__OPS_RATE_SCALE)."""
 
-    def __init__(self, world: str | Path, host: str = "127.0.0.1", port: int = 0, faults: str = "") -> None:
+    def __init__(self, world: str | Path, host: str = "127.0.0.1", port: int = 0, faults: str = "",
+                 ops_rate_scale: float = 1.0) -> None:
         _load_routes()
-        self.server = _bind(host, port, Path(world).resolve(), Faults(faults))
+        self.server = _bind(host, port, Path(world).resolve(), Faults(faults), ops_rate_scale)
         self._thread: threading.Thread | None = None
 
     @property
