@@ -118,3 +118,73 @@ def test_two_processes_fill_one_shared_cache_while_a_reader_reads_it(tmp_path):
     cached = EmbeddingCache(Storage(root), "toy", under=()).encoder(None)(texts)
     np.testing.assert_array_equal(cached, CountingEncoder()(texts))
     assert not [p for p in (tmp_path / "shared" / "toy").iterdir() if not p.name.endswith(".parquet")]
+
+
+class SlowLoggingEncoder(CountingEncoder):
+    """CountingEncoder that notes each call in a file shared by processes and takes `seconds` per call."""
+
+    def __init__(self, log: str, seconds: float) -> None:
+        super().__init__()
+        self.log, self.seconds = log, seconds
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        import os
+        import time
+
+        with open(self.log, "a") as fh:
+            fh.write(f"{os.getpid()} {len(texts)}\n")
+        time.sleep(self.seconds)
+        return super().__call__(texts)
+
+
+def _night_encoding(root: str, texts: list[str], log: str, barrier) -> list[list[float]]:
+    """One night's encode call in a process of its own, started at the same moment as another's."""
+    cached = EmbeddingCache(Storage(root), "toy", under=()).encoder(SlowLoggingEncoder(log, 2.0), part_size=16)
+    barrier.wait()
+    return cached(texts).tolist()
+
+
+def test_two_processes_needing_the_same_batch_encode_it_once(tmp_path):
+    """Parallel nights sharing a cache (the suite's lanes start theirs at the same moment): the first holds the
+    batch's lock while it encodes, the other waits for its part; both get the same vectors, one encode call each
+    batch in all, and no lock is left behind."""
+    import multiprocessing
+
+    texts = [f"a claim about valve {i}" for i in range(40)]  # 3 batches of 16
+    root, log = str(tmp_path / "shared"), str(tmp_path / "calls.log")
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Manager() as manager, ctx.Pool(2) as pool:
+        barrier = manager.Barrier(2)
+        pending = [pool.apply_async(_night_encoding, (root, texts, log, barrier)) for _ in range(2)]
+        first, second = (p.get(timeout=120) for p in pending)
+    calls = open(log).read().splitlines()
+    assert sorted(int(c.split()[1]) for c in calls) == [8, 16, 16], calls
+    np.testing.assert_array_equal(np.asarray(first, dtype=np.float32), CountingEncoder()(texts))
+    assert first == second
+    assert sorted(p.suffix for p in (tmp_path / "shared" / "toy").iterdir()) == [".parquet"] * 3
+
+
+def test_a_lock_left_by_a_killed_run_is_taken_over(tmp_path):
+    """A run killed while encoding leaves its lock: a holder that no longer runs holds nothing."""
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    cache = EmbeddingCache(Storage(tmp_path), "toy", under=())
+    texts = ["a pump", "a valve"]
+    lock = tmp_path / "toy" / (cache._part_name(sorted(hashlib.sha256(t.encode()).hexdigest() for t in texts))
+                               + ".lock")
+    lock.parent.mkdir(parents=True)
+    lock.write_text(dead.stdout.strip())
+    enc = CountingEncoder()
+    np.testing.assert_array_equal(cache.encoder(enc)(texts), CountingEncoder()(texts))
+    assert sorted(enc.seen) == texts and not lock.exists()
+
+
+def test_parts_written_by_another_process_after_the_first_look_are_read_not_encoded(tmp_path):
+    mine, theirs = (EmbeddingCache(Storage(tmp_path), "toy", under=()) for _ in range(2))
+    assert len(mine) == 0  # looked once, before the other wrote
+    theirs.encoder(CountingEncoder())(["a pump", "a valve"])
+    enc = CountingEncoder()
+    mine.encoder(enc)(["a valve", "a gear", "a pump"])
+    assert enc.seen == ["a gear"]
