@@ -8,15 +8,21 @@ pipeline did; without one, or when GROBID gives no usable TEI for a PDF, pdfplum
 levels (`sources.paper_pdf`). `FullText.source` names the route per paper: 'jats', 'grobid' or 'pdf'; a 'pdf'
 paper's `route` says where its headings came from: 'pdf-outline' (the PDF's bookmarks) or 'pdf-layout'. A work with
 neither, or whose text cannot be had (404, not a PDF, no headed body), stays abstract-only with the reason
-kept for the card. Bytes are cached on disk by PMCID / work id, so a rerun downloads nothing.
+kept for the card. Bytes are cached on disk by PMCID / work id, so a rerun downloads nothing; what pdfplumber made
+of a PDF is cached too (`parsed-pdf/<route version>/<sha256>.json`: sections and route, or why it failed), so a
+rerun does not read the pages again (~1-10 CPU s a paper). The route version hashes this package's code and the
+pdfplumber/pdfminer versions: any change to the rules reads every PDF again, and no stale sections are served.
 `via` points both at the offline replica (patentfactory/sim/upstream/routes_papers.py): Europe PMC at
 `<via>/europepmc/webservices/rest`, and any PDF URL `https://host/path` at `<via>/oa/host/path`.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -111,8 +117,32 @@ class FullTextClient:
                 why = str(exc)
             self.stats["grobid_fallbacks"] += 1
             log.warning("grobid gave no body for %s (%s): pdfplumber instead", work_id, why)
-        got = read_pdf(data)
-        return FullText(got.sections, "pdf", route=got.route)
+        return self._read_pdf(data)
+
+    def _read_pdf(self, data: bytes) -> FullText:
+        """pdfplumber's sections of the PDF, from the parsed cache when this route version read these bytes before;
+        PdfError (again) when it found no headed body."""
+        path = (self.cache_dir / "parsed-pdf" / pdf_route_version() / f"{hashlib.sha256(data).hexdigest()}.json"
+                if self.cache_dir else None)
+        if path is not None and path.exists():
+            self.stats["parsed_cache_hits"] += 1
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            if "error" in kept:
+                raise PdfError(kept["error"])
+            return FullText(kept["sections"], "pdf", route=kept["route"])
+        try:
+            got = read_pdf(data)
+            kept = {"sections": got.sections, "route": got.route}
+        except PdfError as exc:
+            kept = {"error": str(exc)}
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp-{id(kept)}")
+            tmp.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(path)  # whole or absent: a killed run leaves no half entry
+        if "error" in kept:
+            raise PdfError(kept["error"])
+        return FullText(kept["sections"], "pdf", route=kept["route"])
 
     def fetch(self, work_id: str, pmcid: str | None, pdf_url: str | None) -> FullText:
         """JATS when there is a PMCID and Europe PMC has the article, else the PDF, else abstract-only."""
@@ -134,3 +164,16 @@ class FullTextClient:
                 except error as exc:
                     why.append(f"{source.upper()} unreadable: {exc}")
         return FullText(None, None, "; ".join(why) or "no PMCID and no open-access PDF URL")
+
+
+@lru_cache(maxsize=1)
+def pdf_route_version() -> str:
+    """What pdfplumber's route makes of a PDF depends on: this package's modules (the rules) and the versions of
+    pdfplumber and pdfminer. 16 hex digits of their hash name the parsed cache's folder."""
+    import pdfminer
+    import pdfplumber
+
+    digest = hashlib.sha256(f"{pdfplumber.__version__} {pdfminer.__version__}".encode())
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes())
+    return digest.hexdigest()[:16]

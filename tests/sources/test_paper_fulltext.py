@@ -2,6 +2,7 @@
 replica serving the generated world's JATS (Europe PMC `fullTextXML`) and open-access PDFs."""
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -197,3 +198,38 @@ def test_client_reads_jats_then_pdf_through_the_replica_and_caches(world, served
     again = FullTextClient(served, cache_dir=tmp_path).fetch(j["work_id"], pmcid(j["work_id"]), None)
     assert again.source == "jats" and client.stats["requests"] == asked  # second client: from the cache
     assert client.pdf_url("https://repository.example.org/W9.pdf") == f"{served}/oa/repository.example.org/W9.pdf"
+
+
+def test_a_rerun_reads_what_pdfplumber_made_of_a_pdf_from_the_parsed_cache(real_samples: Path, tmp_path):
+    """The same bytes under the same route version are not read again: equal sections and route from the cache
+    (a JSON round trip), a failed read fails again with its reason; another route version's folder is not read."""
+    from sources.paper_fulltext import pdf_route_version
+
+    data = (real_samples / "paper-pdf" / "cermine-test2.pdf").read_bytes()
+    first = FullTextClient(cache_dir=tmp_path).parse_pdf("W1", data)
+    again_client = FullTextClient(cache_dir=tmp_path)
+    again = again_client.parse_pdf("W2", data)  # another work with the same bytes: the same parse
+    assert (again.sections, again.route, again.source) == (first.sections, first.route, "pdf")
+    assert again_client.stats["parsed_cache_hits"] == 1
+    (kept,) = (tmp_path / "parsed-pdf").glob("*/*.json")
+    assert kept.parent.name == pdf_route_version()
+    stale = tmp_path / "parsed-pdf" / "0000000000000000" / kept.name
+    stale.parent.mkdir()
+    stale.write_text('{"sections": [], "route": "pdf-layout"}')
+    kept.unlink()
+    third = FullTextClient(cache_dir=tmp_path)
+    assert third.parse_pdf("W3", data).sections == first.sections and third.stats["parsed_cache_hits"] == 0
+
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    page = canvas.Canvas(buf)
+    page.drawString(72, 720, "A memo of one line, no headed body.")
+    page.save()
+    outcomes = []
+    for _ in range(2):
+        client = FullTextClient(cache_dir=tmp_path / "memo")
+        with pytest.raises(PdfError) as failed:
+            client.parse_pdf("W4", buf.getvalue())
+        outcomes.append((str(failed.value), client.stats["parsed_cache_hits"]))
+    assert outcomes[0][0] == outcomes[1][0] and [hits for _, hits in outcomes] == [0, 1]
