@@ -261,9 +261,11 @@ Left (fresh4): MCP's small capitals headings; NAR R 0.47, Med. Vet. Entomology R
 Med Sci R 0.67 (subsection classes not looked at in this round); the ACS letter's "Scheme N" captions (2.61 %).
 
     PYTHONPATH=$PWD python benchmarks/paper_pdf_layouts.py [--mirror /work/.mirror | --folder DIR]
-                                                   [--group tuned|seen|fresh|fresh2|fresh3|fresh4] [--only NAME] [-v]
+        [--group tuned|seen|fresh|fresh2|fresh3|fresh4|fresh5] [--only NAME] [--layout] [-v]
 
-`--group fresh4` (and the fresh4 rows) exist when benchmarks/paper_pdf_fresh4.py defines FILES4 and HEADINGS4.
+`--group fresh4` (and the fresh4 rows) exist when benchmarks/paper_pdf_fresh4.py defines FILES4 and HEADINGS4,
+`--group fresh5` when benchmarks/paper_pdf_fresh5.py defines FILES5 and HEADINGS5. `--layout` scores the layout
+rules alone (the pdfplumber route told to pass over every outline), so that files with an outline test them too.
 """
 from __future__ import annotations
 
@@ -595,14 +597,20 @@ FRESH2 = {Path(f[2]).name for f in FILES[-19:-10]}
 # Fourth held-out round (issue 41): the last 10 files of FILES.
 FRESH3 = {Path(f[2]).name for f in FILES[-10:]}
 SEEN = {Path(f[2]).name for f in FILES if Path(f[2]).name not in TUNED | FRESH | FRESH2 | FRESH3}
-# Fifth held-out round, when present: `benchmarks/paper_pdf_fresh4.py` (written apart from this file) defines
-# FILES4 (FILES' shape) and HEADINGS4 (HEADINGS' shape); its files form group `fresh4`.
+# Fifth and sixth held-out rounds, when present: `benchmarks/paper_pdf_fresh4.py` and `paper_pdf_fresh5.py`
+# (written apart from this file) define FILES4/HEADINGS4 and FILES5/HEADINGS5 (FILES' and HEADINGS' shapes);
+# their files form groups `fresh4` and `fresh5`.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 try:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from paper_pdf_fresh4 import FILES4, HEADINGS4  # noqa: E402
 except ImportError:
     FILES4, HEADINGS4 = [], {}
-GROUPS = ["tuned", "seen", "fresh", "fresh2", "fresh3"] + (["fresh4"] if FILES4 else [])
+try:
+    from paper_pdf_fresh5 import FILES5, HEADINGS5  # noqa: E402
+except ImportError:
+    FILES5, HEADINGS5 = [], {}
+APART = {"fresh4": (FILES4, HEADINGS4), "fresh5": (FILES5, HEADINGS5)}  # group -> (files, headings)
+GROUPS = ["tuned", "seen", "fresh", "fresh2", "fresh3"] + [g for g, (files, _) in APART.items() if files]
 NON_BODY = re.compile(r"^(abstract|references?|bibliography|literature cited|keywords?|key words|author details|"
                       r"additional files?|summary|acknowledge?ments?|competing (financial )?interests|"
                       r"authors?( s)? contributions?|funding|conflicts? of interests?|supporting information|"
@@ -783,15 +791,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--only", default="", help="run only the files whose name contains this")
     ap.add_argument("--group", choices=GROUPS,
                     help="run only the files of this group")
+    ap.add_argument("--layout", action="store_true", help="the layout rules alone: every outline passed over")
     ap.add_argument("-v", "--verbose", action="store_true", help="list wrong and missed headings")
     args = ap.parse_args(argv)
     totals: dict[tuple[str, str], Counter] = {}
     print(f"{'file':<28} {'layout':<44} {'route':<10} {'P':>5} {'R':>5} {'outside':>8}  headings from")
     used: Counter = Counter()
-    for (layout, repo, path, how), fourth in [(f, False) for f in FILES] + [(f, True) for f in FILES4]:
+    for (layout, repo, path, how), apart in [(f, None) for f in FILES] + [
+            (f, g) for g, (files, _) in APART.items() for f in files]:
         name = Path(path).name
-        group = ("fresh4" if fourth else "tuned" if name in TUNED else "fresh" if name in FRESH
-                 else "fresh2" if name in FRESH2 else "fresh3" if name in FRESH3 else "seen")
+        group = apart or ("tuned" if name in TUNED else "fresh" if name in FRESH
+                          else "fresh2" if name in FRESH2 else "fresh3" if name in FRESH3 else "seen")
         if args.only not in path or args.group not in (None, group):
             continue
         pdf = read(args, repo, path)
@@ -800,11 +810,11 @@ def main(argv: list[str] | None = None) -> None:
         heads, body, outside = {"tei": expected_tei, "nlm": expected_nlm, "docling": expected_docling,
                                 "outline": expected_outline, "read": expected_outline,
                                 "outline-top": lambda d: expected_outline(d, True)}[kind](raw)
-        heads = (HEADINGS4 if fourth else HEADINGS).get(name, heads)
+        heads = (APART[apart][1] if apart else HEADINGS).get(name, heads)
         if kind == "read":  # no outline to cut the after-references text at an appendix: the read headings do
             outside = cut_at_headings(outside, heads)
         depth = 1 if kind == "outline-top" else outline_depth(pdf) if kind == "outline" else None
-        routes = [("pdfplumber", lambda: read_pdf(pdf))]
+        routes = [("pdfplumber", lambda: read_pdf(pdf, outline=not args.layout))]
         if kind == "tei":
             routes.append(("grobid", lambda: parse_tei(raw)))
         for route, run in routes:
