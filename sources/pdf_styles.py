@@ -4,8 +4,9 @@ A journal may set its headings in a style no fixed rule names: capitals smaller 
 "EXPERIMENTAL PROCEDURES" at 7.5 pt under a 9 pt body), italics at body size in a coded font (Oxford's
 subsections), a sans a size below a serif body (a Korean journal's "Study subjects"). What marks them is
 how they are used: a font at a size (a style) other than the body's whose lines stand apart (a gap above
-wider than the body's line spacing, or straight under another heading), are short titles (a capital first,
-no sentence end, at most three lines), and are each followed by a paragraph in another style; the style is
+wider than the body's line spacing, or straight under another heading; below, a gap or a line ending short
+of the column's end), are short titles (a capital first, no sentence end, at most three lines), and are each
+followed by a paragraph of running text in another style; the style is
 a heading style when two or more distinct lines show this and its other lines are few (a style also used
 for table cells, figure labels or paragraphs is not one). Type more than 2 pt below the body's is a table's
 or a figure's, not a heading's. Running heads (the same text on two pages) are
@@ -76,28 +77,33 @@ def heading_styles(lines: list[Line], skip: set[int], body: float, body_font: st
     while k < len(lines):
         ln, s = lines[k], style_of(lines[k])
         j = _block_end(lines, k, skip)
-        if k in skip or s == (body_font, body) or ln.size < body - 2 or ln.lead or not _titlelike(ln.text.strip()) \
+        if k in skip or s == (body_font, body) or ln.size < body - 2 or ln.lead \
+                or not _titlelike(ln.text.strip()) \
                 or len(pages[DIGITS.sub("", ln.text.strip())]) > 1 or j + 2 >= len(lines):
             k += 1
             continue
-        prev, nxt, after = (lines[k - 1] if k else None), lines[j + 1], lines[j + 2]
+        prev, nk = (lines[k - 1] if k else None), j + 1  # nk: the first line under the title
+        nxt = lines[nk]
         if _same_column(lines[j], nxt) and style_of(nxt) not in (s, (body_font, body)) and not nxt.lead \
                 and _titlelike(nxt.text.strip()) and nxt.x1 - nxt.x0 < 0.7 * (nxt.col_x1 - nxt.col_x0):
             # straight above another heading ("EXPERIMENTAL PROCEDURES" over "Sample Collection"): its paragraph
             # comes under that one
-            n = _block_end(lines, j + 1, skip)
-            if n + 2 >= len(lines):
+            nk = _block_end(lines, j + 1, skip) + 1
+            if nk + 1 >= len(lines):
                 k += 1
                 continue
-            nxt, after = lines[n + 1], lines[n + 2]
-        above = prev is None or not _same_column(prev, ln) or ln.top - prev.bottom >= lead + 0.3 * ln.size \
-            or (style_of(prev) not in (s, (body_font, body)) and not prev.text.rstrip().endswith((".", ",", ";"))
-                and prev.x1 - prev.x0 < 0.7 * (prev.col_x1 - prev.col_x0))  # straight under another heading
+        nxt, after = lines[nk], lines[nk + 1]
+        stacked = prev is not None and _same_column(prev, ln) and style_of(prev) not in (s, (body_font, body)) \
+            and not prev.text.rstrip().endswith((".", ",", ";")) \
+            and prev.x1 - prev.x0 < 0.7 * (prev.col_x1 - prev.col_x0)  # straight under another heading
+        above = prev is None or not _same_column(prev, ln) or ln.top - prev.bottom >= lead + 0.3 * ln.size or stacked
+        # below: a gap, or a title that ends short of the column's end (a paragraph's first line in another face
+        # runs to it), or one straight under another heading
         below = not _same_column(lines[j], nxt) or nxt.top - lines[j].bottom >= lead + 0.1 * ln.size \
-            or nxt is not lines[j + 1]
+            or nk > j + 1 or stacked or lines[j].x1 - lines[j].x0 < 0.85 * (ln.col_x1 - ln.col_x0)
         paragraph = style_of(nxt) != s and style_of(after) == style_of(nxt) and _same_column(nxt, after) \
-            and _prose(nxt) and _prose(after) and not {lines.index(nxt), lines.index(after)} & skip \
-            and max(nxt.x1 - nxt.x0, after.x1 - after.x0) >= 0.7 * (nxt.col_x1 - nxt.col_x0)
+            and _prose(nxt) and _prose(after) and not {nk, nk + 1} & skip \
+            and max(nxt.x1 - nxt.x0, after.x1 - after.x0) >= 0.85 * (nxt.col_x1 - nxt.col_x0)
         if above and below and paragraph:
             instances.setdefault(s, set()).add(" ".join(lines[n].text for n in range(k, j + 1)))
             covered[s] += j - k + 1
