@@ -549,7 +549,7 @@ def test_a_heading_style_set_below_the_body_size_is_learned():
     heading (the small-type rule took the lines for figure text and the methods that reach a page's foot for a
     footnote); the paper shows the style: short lines standing apart, each over a paragraph, three times and
     more. The section whose heading stands straight above a subsection's ranks above it, though smaller."""
-    text = lambda n, size=9: [(72, "Helvetica", size, t) for t in _body(n, 90)]  # noqa: E731
+    text = lambda n, size=9: [(72, "Helvetica", size, t) for t in _body(n, 90 * 9 // size)]  # noqa: E731
     gap = (72, "Helvetica", 9, "")
     head = lambda t: [gap, _centred("Helvetica", 7.5, t, 72, 540), (72, "Helvetica", 4, "")]  # noqa: E731
     sub = lambda t: [gap, _centred("Helvetica-Oblique", 8.5, t, 72, 540), (72, "Helvetica", 4, "")]  # noqa: E731
