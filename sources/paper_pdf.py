@@ -350,6 +350,12 @@ def _continues(a: Line, b: Line) -> bool:
     return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.6 * a.size
 
 
+def _centred(ln: Line) -> bool:
+    """The line is set in the middle of its column, away from its left edge (a centred heading's lines)."""
+    width = ln.col_x1 - ln.col_x0
+    return ln.x0 > ln.col_x0 + 0.05 * width and abs((ln.x0 + ln.x1) - (ln.col_x0 + ln.col_x1)) < 0.05 * width
+
+
 def _wide(ln: Line) -> bool:
     return ln.x1 - ln.x0 >= 0.85 * (ln.col_x1 - ln.col_x0)
 
@@ -411,7 +417,7 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         # after the title page, a line of a paragraph set in larger type (a datasheet, a box) is no heading
         if ln.page == 0:
             return True
-        wrapped = nxt is not None and _continues(ln, nxt) and (
+        wrapped = nxt is not None and _continues(ln, nxt) and not (_caps(text) and _caps(nxt.text)) and (
             _wide(ln) or ((nxt.text.startswith("(") or nxt.text[:1].islower()) and not _NUMBERED.match(text)))
         return not (text.endswith(":") or wrapped or (prev is not None and _continues(prev, ln) and _wide(prev)))
     standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
@@ -553,7 +559,8 @@ def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
             j = k  # a heading wrapped over two or three lines
             while j - k < 2 and j + 1 < len(lines) and j + 1 not in skip and _continues(lines[j], lines[j + 1]) \
                     and _style(lines[j]) == _style(lines[j + 1]) and not lines[j].text.strip().endswith((".", ":")) \
-                    and lines[j].x1 - lines[j].x0 >= 0.6 * (ln.col_x1 - ln.col_x0) \
+                    and (lines[j].x1 - lines[j].x0 >= 0.6 * (ln.col_x1 - ln.col_x0)
+                         or (_centred(lines[j]) and _caps(text) and not _APPENDIX_LABEL.match(text))) \
                     and not _number(lines[j + 1].text, True) and len(lines[j + 1].text.split()) <= 8:
                 j += 1
                 heads[k] = (heads[k][0], f"{heads[k][1]} {lines[j].text.strip()}")

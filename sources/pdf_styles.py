@@ -101,7 +101,8 @@ def heading_styles(lines: list[Line], skip: set[int], body: float, body_font: st
         # runs to it), or one straight under another heading
         below = not _same_column(lines[j], nxt) or nxt.top - lines[j].bottom >= lead + 0.1 * ln.size \
             or nk > j + 1 or stacked or lines[j].x1 - lines[j].x0 < 0.85 * (ln.col_x1 - ln.col_x0)
-        paragraph = style_of(nxt) != s and style_of(after) == style_of(nxt) and _same_column(nxt, after) \
+        # (its first line may open in another face: a run-in head, "General Work Flow of the Analysis—All …")
+        paragraph = style_of(nxt) != s and after.size == nxt.size and _same_column(nxt, after) \
             and _prose(nxt) and _prose(after) and not {nk, nk + 1} & skip \
             and max(nxt.x1 - nxt.x0, after.x1 - after.x0) >= 0.85 * (nxt.col_x1 - nxt.col_x0)
         if above and below and paragraph:
