@@ -66,6 +66,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (PdfError is raised from here too)
+from .pdf_lines import same_column as _same_column
 from .pdf_outline import Entry, match_outline, points_at, read_outline, sections_of
 from .pdf_styles import Style, heading_styles, style_of
 
@@ -108,10 +109,6 @@ def _body_style(lines: list[Line]) -> tuple[float, str]:
         sizes[ln.size] += len(ln.text)
         fonts[ln.font] += len(ln.text)
     return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0]
-
-
-def _same_column(a: Line, b: Line) -> bool:
-    return a.page == b.page and a.col_x0 == b.col_x0
 
 
 def _not_body(lines: list[Line], body: float, body_font: str) -> tuple[set[int], set[int]]:
@@ -656,6 +653,7 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
     para: list[str] = []
     skipping = True
     in_refs = False
+    refs_style: tuple[str, float] | None = None  # how "References" is set: a heading so set after it is a section
     prev = None
     last_head: int | None = None
 
@@ -670,11 +668,13 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
         text = ln.text.strip()
         if k in heads:
             level, title = heads[k]
-            if in_refs and not (trusted or _APPENDIX.match(title) or (level and _LETTERED.match(text))):
-                continue  # a reference entry that looks like a heading
+            if in_refs and not (trusted or _APPENDIX.match(title) or (level and _LETTERED.match(text))
+                                or (style_of(ln) == refs_style and ln.size > body + 0.4)):
+                continue  # a reference entry that looks like a heading; one set as "References" is a section
             flush()
             if _BACK.match(title) or _FRONT.match(title):
                 skipping, cur, in_refs = True, None, in_refs or bool(_BACK.match(title))
+                refs_style = style_of(ln) if _BACK.match(title) else refs_style
                 continue
             skipping = in_refs = False
             if level is None and k in run_in:  # a run-in paragraph heading: under the heading it follows

@@ -48,6 +48,11 @@ class Line:
     lead: str = ""  # the bold words a line of other type starts with ("Data analysis. All data …")
 
 
+def same_column(a: Line, b: Line) -> bool:
+    """`a` and `b` are lines of one column of one page."""
+    return a.page == b.page and a.col_x0 == b.col_x0
+
+
 def _base_font(name: str) -> str:
     return name.split("+", 1)[-1]
 
@@ -132,21 +137,21 @@ def _spans(row: list[dict], mid: float) -> bool:
     return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
 
 
-def _columns_from(rows: list[list[dict]], x: float) -> int | None:
+def _columns_from(rows: list[list[dict]], x: float, foot: bool = False) -> int | None:
     """First row from which nearly every row keeps to one side of `x`, with five rows or more on each side (a
     full-width title, author block or abstract may sit above the columns); None when `x` splits no columns."""
     one_sided = [not _spans(r, x) for r in rows]
     left = [o and r[-1]["x1"] <= x + 2 for r, o in zip(rows, one_sided)]
     right = [o and r[0]["x0"] >= x - 2 for r, o in zip(rows, one_sided)]
     both = [o and not (a or b) for o, a, b in zip(one_sided, left, right)]
-    # failing that, rows across the page below the columns' last row (a figure and its caption at the page's
-    # foot) are left out of the count
-    for end in (len(rows), max((k for k, o in enumerate(one_sided) if o), default=-1) + 1):
-        first = next((k for k in range(end) if sum(one_sided[k:end]) >= 0.85 * (end - k)
-                      and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
-        if first is not None:
-            return first
-    return None
+    if not foot:
+        return next((k for k in range(len(rows)) if sum(one_sided[k:]) >= 0.85 * (len(rows) - k)
+                     and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
+    # `foot`: the rows under the last one with text on both sides of `x` (a figure and its caption across the
+    # page's foot) are left out of the count, where the rows above hold most of the page and five such rows
+    end = max((k for k, b in enumerate(both) if b), default=-1) + 1
+    return next((k for k in range(end) if sum(one_sided[k:end]) >= 0.85 * (end - k) and sum(both[k:end]) >= 5
+                 and end - k >= 0.6 * len(rows)), None)
 
 
 def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
@@ -158,6 +163,8 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
     rows = _rows(words)
     full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
     mid, first = width / 2, _columns_from(rows, width / 2)
+    if first is None:
+        first = _columns_from(rows, mid, foot=True)
     if first is None:
         crossing = [0] * (int(width) + 2)  # how many words cross each x
         for w in words:

@@ -18,17 +18,13 @@ import re
 import statistics
 from collections import Counter
 
-from .pdf_lines import DIGITS, Line
+from .pdf_lines import DIGITS, Line, same_column as _same_column
 
 Style = tuple[str, float]
 
 
 def style_of(ln: Line) -> Style:
     return ln.font, ln.size
-
-
-def _same_column(a: Line, b: Line) -> bool:
-    return a.page == b.page and a.col_x0 == b.col_x0
 
 
 def _titlelike(text: str) -> bool:
