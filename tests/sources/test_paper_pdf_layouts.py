@@ -607,3 +607,30 @@ def test_short_lines_of_a_list_or_a_table_teach_no_heading_style():
               *items("Sampling each week", "Fluorescence at noon", "Frozen leaves"), gap, *text(8), gap, header,
               *rows, gap, *text(6), (72, "Times-Bold", 12, "3 Results"), *text(8)]]
     assert _titles(parse_pdf(_pdf(pages))) == [(1, "Introduction"), (1, "Methods"), (1, "Results")]
+
+
+def test_a_heading_with_bold_italic_words_and_one_in_centred_capitals_over_three_lines():
+    """Wiley's headings are a bold sans ("AdvHelv-b") with a species name in its bold italic ("AdvHelv-bi", bold
+    though its name says only "-b…"): the line is bold throughout and wraps onto a second line. JACoW's sections
+    are centred bold capitals larger than the body, one wrapped over three lines whose first ends on "AND"."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    bold = _coded_font("WileyBold", "VeraBd.ttf", "AdvHelv-b")
+    italic = _coded_font("WileyBoldItalic", "VeraBI.ttf", "AdvHelv-bi")
+    text = lambda n: [("Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    right = 72 + max(stringWidth(t, "Times-Roman", 10) for _, _, t in text(12))
+    runs = [(bold, "Reports of "), (italic, "Aedes albopictus"), (bold, " as a vector in the early years of")]
+    x, first = 72.0, []
+    for font, words in runs:
+        first.append((x, 150, font, 10, words))
+        x += stringWidth(words, font, 10)
+    caps = ["CAVITY TRANSFER FUNCTION AND", "BACKGROUND NOISE", "MEASUREMENTS"]
+    centred = [(72 + (right - 72 - stringWidth(t, "Times-Bold", 12)) / 2, 230 + 14 * n, "Times-Bold", 12, t)
+               for n, t in enumerate(caps)]
+    items = [(72, 50, "Times-Bold", 18, "Vector Status of a Mosquito"), (72, 80, "Times-Bold", 12, "INTRODUCTION"),
+             *_column(72, 95, text(4)), *first, (72, 162, bold, 10, "the twentieth century"),
+             *_column(72, 180, text(18))]
+    assert _titles(parse_pdf(_canvas_pdf(items, [*_column(72, 60, text(12)), *centred,
+                                                 *_column(72, 275, text(10))]))) == [
+        (1, "INTRODUCTION"), (2, "Reports of Aedes albopictus as a vector in the early years of the twentieth century"),
+        (1, "CAVITY TRANSFER FUNCTION AND BACKGROUND NOISE MEASUREMENTS")]
