@@ -6,11 +6,10 @@ subsections), a sans a size below a serif body (a Korean journal's "Study subjec
 how they are used: a font at a size (a style) other than the body's whose lines stand apart (a gap above
 wider than the body's line spacing, or straight under another heading; below, a gap or a line ending short
 of the column's end), are short titles (a capital first, no sentence end, at most three lines), and are each
-followed by a paragraph of running text in another style; the style is
-a heading style when two or more distinct lines show this and its other lines are few (a style also used
-for table cells, figure labels or paragraphs is not one). Type more than 2 pt below the body's is a table's
-or a figure's, not a heading's. Running heads (the same text on two pages) are
-no instances.
+followed by a paragraph of running text in another style. The style is a heading style when two or more
+distinct lines show this and its other lines are few (a style also used for table cells, figure labels or
+paragraphs is not one); type more than 2 pt below the body's is a table's or a figure's, never one. Running
+heads (the same text on two pages) are no instances.
 """
 from __future__ import annotations
 
