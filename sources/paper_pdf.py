@@ -35,13 +35,18 @@ lines of one style is one heading, and so is an "APPENDIX" line with the title u
 ADMISSION DELAY"). A line whose words stand in separate cells ("Matrix C   Matrix D": a figure's labels, a
 table's header) is no heading unless numbered; "References" is never a table's header. A minor heading may be
 set smaller than the body in a bold face of its own, straight above body text (Annals), and a numbered one
-in typewriter set larger than the body ("3.1. readData", JSS). No heading: a date
+in typewriter set larger than the body ("3.1. readData", JSS). A line set in a heading style the paper's own
+pages show (`sources.pdf_styles`: a font and size no fixed rule names, ASBMB's capitals below the body size,
+Oxford's coded bold italic at body size, whose short lines stand apart over a paragraph two times or more) and
+standing so is a heading, and small type straight under one is its section's text (a methods section set
+small), not a footnote. No heading: a date
 ("3 November 2014"), a first number on the title page that starts no numbering ("10 Kings College Road"), a
 line set over another (a second text layer), a contents page's entries (numbered lines that come again on
 later pages). In a numbered paper
 an unnumbered line after the first page set larger than every numbered heading is text in a figure. Its
 level is the depth of its number when it has one, else the rank of its style (size, then bold, then caps)
-among the heading styles; of two faces of one style, the one whose headings come straight under the other's
+among the heading styles, a style whose headings come straight under another's (and never over them) ranking
+below it whatever its size; of two faces of one style, the one whose headings come straight under the other's
 ranks lower (PLOS: "Results", sans, over "Physiological parameters", serif), and an unnumbered heading straight
 above one set alike holds it (CHI: "Introduction" over "HCI and smartphones"). Text before the first heading
 (title, authors; a second author's block beside the first, set like it and higher than that line) and the
@@ -61,14 +66,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .pdf_lines import BOLD, DIGITS, Line, PdfError, read_lines  # noqa: F401 (PdfError is raised from here too)
+from .pdf_lines import same_column as _same_column
 from .pdf_outline import Entry, match_outline, points_at, read_outline, sections_of
+from .pdf_styles import Style, heading_styles, style_of
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
 _ROMAN = re.compile(r"^([IVX]{1,5})\.\s+(\S.*)$")
 _ROMAN_DOTTED = re.compile(r"^([IVX]{1,5}(?:\.[IVX]{1,5})+)\.?\s+(\S.*)$")  # "V.I.II Model Implementation"
 _LETTERED = re.compile(r"^([A-H](?:\.\d+)*)\.?\s+([A-Z]\S*.*)$")
-# "Table 2:", "Figure 3.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
-_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing)\s*\.?\s*(?:[A-Z]?\d+[a-z]?|[IVX]{1,5}\b)"
+# "Table 2:", "Figure 3.", "Scheme 1.", "Table 1 Patient …" are captions; "Table 1 presents …" is a sentence
+_CAPTION = re.compile(r"^(?i:fig(?:ure)?|table|algorithm|listing|scheme|chart)\s*\.?\s*(?:[A-Z]?\d+[a-z]?|[IVX]{1,5}\b)"
                       r"(\s*[.:|]|\s*$|\s+[A-Z(\d])")  # "TABLE II" as well as "Table 2"
 _SYMBOL_FONT = re.compile(r"mono|courier|cmtt|sftt|cmmi|cmsy|cmex|msbm|msam|symbol|math", re.I)
 _TYPEWRITER = re.compile(r"mono|courier|cmtt|sftt", re.I)
@@ -104,12 +111,17 @@ def _body_style(lines: list[Line]) -> tuple[float, str]:
     return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0]
 
 
-def _same_column(a: Line, b: Line) -> bool:
-    return a.page == b.page and a.col_x0 == b.col_x0
+def _not_body(lines: list[Line], body: float, body_font: str) -> tuple[set[int], set[int]]:
+    """Indexes of table rows, captions (with their continuation lines), footnotes and text inside figures, and
+    of the lines set as headings in a style the paper shows (`sources.pdf_styles`): a line of such a style, and
+    the small type straight under it (a section set small), are not footnotes."""
+    out = _tables_and_captions(lines)
+    styles, learned = heading_styles(lines, out, body, body_font)
+    return out | _small_type(lines, body, styles), learned
 
 
-def _not_body(lines: list[Line], body: float) -> set[int]:
-    """Indexes of table rows, captions (with their continuation lines), footnotes and text inside figures."""
+def _tables_and_captions(lines: list[Line]) -> set[int]:
+    """Indexes of table rows (with their header lines) and captions (with the lines that continue them)."""
     out: set[int] = set()
     k = 0
     while k < len(lines):
@@ -139,7 +151,13 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         if (k + 1 in rows or (k + 1 in out and b.bold)) and near(ln, b) and not _BACK.match(ln.text.strip()) \
                 and (ln.bold or (k - 1 in rows and near(a, ln))):  # "References" above entries set apart
             out.add(k)
-    # small type: blocks of consecutive lines below the body size in one column
+    return out
+
+
+def _small_type(lines: list[Line], body: float, styles: set[Style]) -> set[int]:
+    """Blocks of consecutive lines below the body size in one column that are footnotes, text inside figures
+    or a margin column's notes; not a heading style's lines, nor a block straight under one."""
+    out: set[int] = set()
     cols: dict[int, set[tuple[float, float]]] = {}
     for ln in lines:
         cols.setdefault(ln.page, set()).add((ln.col_x0, ln.col_x1))
@@ -149,16 +167,19 @@ def _not_body(lines: list[Line], body: float) -> set[int]:
         widest[page] = max(b - a for a, b in (spans - {full} or spans))
     k = 0
     while k < len(lines):
-        if lines[k].size >= body - 0.9:
+        if lines[k].size >= body - 0.9 or style_of(lines[k]) in styles:
             k += 1
             continue
         j = k + 1
-        while j < len(lines) and _same_column(lines[j - 1], lines[j]) and lines[j].size < body - 0.9:
+        while j < len(lines) and _same_column(lines[j - 1], lines[j]) and lines[j].size < body - 0.9 \
+                and style_of(lines[j]) not in styles:
             j += 1
         block = lines[k:j]
         width = max(1.0, block[0].col_x1 - block[0].col_x0)
-        at_foot = not any(_same_column(block[-1], ln) and ln.size >= body - 0.9 for ln in lines[j:j + 40]
-                          if ln.top > block[-1].top) and block[0].top > 0.55 * block[0].page_h
+        # a section set small (ASBMB's methods) may run to a column's foot straight under its heading
+        under_heading = k > 0 and style_of(lines[k - 1]) in styles and _same_column(lines[k - 1], lines[k])
+        at_foot = not under_heading and block[0].top > 0.55 * block[0].page_h and not any(
+            _same_column(block[-1], ln) and ln.size >= body - 0.9 for ln in lines[j:j + 40] if ln.top > block[-1].top)
         short = statistics.median(ln.x1 - ln.x0 for ln in block) < 0.5 * width
         margin = width < 0.6 * widest.get(block[0].page, width)  # a journal's margin column beside the text
         if margin:
@@ -326,6 +347,12 @@ def _continues(a: Line, b: Line) -> bool:
     return _same_column(a, b) and a.size == b.size and a.font == b.font and 0 <= b.top - a.bottom < 0.6 * a.size
 
 
+def _centred(ln: Line) -> bool:
+    """The line is set in the middle of its column, away from its left edge (a centred heading's lines)."""
+    width = ln.col_x1 - ln.col_x0
+    return ln.x0 > ln.col_x0 + 0.05 * width and abs((ln.x0 + ln.x1) - (ln.col_x0 + ln.col_x1)) < 0.05 * width
+
+
 def _wide(ln: Line) -> bool:
     return ln.x1 - ln.x0 >= 0.85 * (ln.col_x1 - ln.col_x0)
 
@@ -354,7 +381,8 @@ def _overlaps(a: Line, b: Line | None) -> bool:
 
 
 def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_head: bool = False,
-                nxt: Line | None = None) -> bool:
+                nxt: Line | None = None, learned: bool = False) -> bool:
+    """`learned`: the line stands as the headings of a style the paper shows do (`sources.pdf_styles`)."""
     text = ln.text.strip()
     words = text.split()
     if _overlaps(ln, prev) or _overlaps(ln, nxt):
@@ -366,7 +394,11 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
     if text.endswith((",", ";")) or (text.endswith(".") and not re.fullmatch(r"[\dIVX.]+\.?", words[0])) \
             or not any(ch.isalpha() for ch in text):
         return False
-    if text.endswith("-") or words[-1].lower() in _OPEN_END \
+    # a heading's first line may break off where it wraps ("CAVITY TRANSFER FUNCTION AND" / "BACKGROUND NOISE"):
+    # set larger, bold or in a learned heading style, with a short line of its type under it
+    wraps = (learned or ln.bold or ln.size > body + 0.4) and nxt is not None and _continues(ln, nxt) \
+        and _style(ln) == _style(nxt) and len(nxt.text.split()) <= 8 and not nxt.text.rstrip().endswith(".")
+    if ((text.endswith("-") or words[-1].lower() in _OPEN_END) and not wraps) \
             or (re.search(r"[a-z]{2}(?<!\bvs)[.?!] [A-Z]", text) and not _APPENDIX.match(text)) \
             or ((m := _NUMBERED.match(text)) and m.group(2)[:1].islower() and not _code_title(ln, body)):
         return False  # running text: a line that breaks off, or holds a sentence's end
@@ -382,11 +414,13 @@ def _is_heading(ln: Line, prev: Line | None, body: float, body_font: str, after_
         # after the title page, a line of a paragraph set in larger type (a datasheet, a box) is no heading
         if ln.page == 0:
             return True
-        wrapped = nxt is not None and _continues(ln, nxt) and (
+        wrapped = nxt is not None and _continues(ln, nxt) and not (_caps(text) and _caps(nxt.text)) and (
             _wide(ln) or ((nxt.text.startswith("(") or nxt.text[:1].islower()) and not _NUMBERED.match(text)))
         return not (text.endswith(":") or wrapped or (prev is not None and _continues(prev, ln) and _wide(prev)))
     standalone = after_head or prev is None or not _same_column(prev, ln) or ln.top - prev.bottom > 0.5 * ln.size \
         or prev.text.rstrip().endswith((".", ":", "?", "!"))
+    if learned:
+        return True  # set in a heading style the paper's own pages show, and standing as its headings do
     if ln.size < body - 1.3:
         # a minor heading set small in a bold face of its own (Annals: sans over a serif body), straight above
         # body text or its own second line; a box's title over small text is none
@@ -451,7 +485,8 @@ def _unheaded_references(lines: list[Line], skip: set[int], body: float) -> int 
     return None
 
 
-def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
+def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str,
+                  learned: frozenset[int] | set[int] = frozenset()
                   ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]]:
     """The layout rules: line index -> (level from the number or None, title) of each heading, and the text after
     each run-in heading on its line. Adds the lines a heading takes beyond its first to `skip`."""
@@ -479,7 +514,7 @@ def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
                 and (ln.font == body_font or not _follows(last_number, num[0])):
             num = None
         nxt = lines[k + 1] if k + 1 < len(lines) else None
-        styled = _is_heading(ln, prev, body, body_font, prev_k in heads, nxt) \
+        styled = _is_heading(ln, prev, body, body_font, prev_k in heads, nxt, k in learned) \
             or (_BACK.match(text) is not None and k > len(lines) // 3)  # "References" however it is set
         plain = False
         if num and not styled and len(text.split()) <= 12 and (_follows(last_number, num[0]) or (
@@ -518,11 +553,15 @@ def _layout_heads(lines: list[Line], skip: set[int], body: float, body_font: str
                 continue  # "1 Results" after "3.2": a list item or a table line
             else:
                 heads[k] = (None, text)
-            if nxt is not None and k + 1 not in skip and _continues(ln, nxt) and _style(ln) == _style(nxt) \
-                    and ln.x1 - ln.x0 >= 0.6 * (ln.col_x1 - ln.col_x0) and not text.endswith((".", ":")) \
-                    and not _number(nxt.text, True) and len(nxt.text.split()) <= 8:
-                heads[k] = (heads[k][0], f"{heads[k][1]} {nxt.text.strip()}")  # a heading wrapped over two lines
-                skip.add(k + 1)
+            j = k  # a heading wrapped over two or three lines
+            while j - k < 2 and j + 1 < len(lines) and j + 1 not in skip and _continues(lines[j], lines[j + 1]) \
+                    and _style(lines[j]) == _style(lines[j + 1]) and not lines[j].text.strip().endswith((".", ":")) \
+                    and (lines[j].x1 - lines[j].x0 >= 0.6 * (ln.col_x1 - ln.col_x0)
+                         or (_centred(lines[j]) and _caps(text) and not _APPENDIX_LABEL.match(text))) \
+                    and not _number(lines[j + 1].text, True) and len(lines[j + 1].text.split()) <= 8:
+                j += 1
+                heads[k] = (heads[k][0], f"{heads[k][1]} {lines[j].text.strip()}")
+                skip.add(j)
             if _BACK.match(heads[k][1]):
                 after_refs = True
         prev, prev_k = ln, k
@@ -588,6 +627,17 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
 
     styles = sorted({style(lines[k]) for k in order if k >= start and not (k in run_in and heads[k][0] is None)},
                     reverse=True)
+    # a style whose headings come straight under another's (no body line between), never the other way round,
+    # ranks below it whatever its size (ASBMB: "EXPERIMENTAL PROCEDURES" in 7.5 pt capitals over "Sample
+    # Collection" in 8.5 pt italics)
+    stacked = {(style(lines[a]), style(lines[b])) for a, b in zip(order, order[1:]) if a >= start
+               and heads[a][0] is None and heads[b][0] is None and a not in run_in and b not in run_in
+               and style(lines[a]) != style(lines[b]) and all(j in skip for j in range(a + 1, b))}
+    for upper, under in sorted(stacked):
+        if (under, upper) not in stacked and upper in styles and under in styles \
+                and styles.index(under) < styles.index(upper):
+            styles.remove(under)
+            styles.insert(styles.index(upper) + 1, under)
     numbered_level: dict[tuple[float, bool, bool, bool], int] = {}
     for k in order:
         if heads[k][0] is not None:
@@ -603,6 +653,7 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
     para: list[str] = []
     skipping = True
     in_refs = False
+    refs_style: tuple[str, float] | None = None  # how "References" is set: a heading so set after it is a section
     prev = None
     last_head: int | None = None
 
@@ -617,11 +668,13 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
         text = ln.text.strip()
         if k in heads:
             level, title = heads[k]
-            if in_refs and not (trusted or _APPENDIX.match(title) or (level and _LETTERED.match(text))):
-                continue  # a reference entry that looks like a heading
+            if in_refs and not (trusted or _APPENDIX.match(title) or (level and _LETTERED.match(text))
+                                or (style_of(ln) == refs_style and ln.size > body + 0.4)):
+                continue  # a reference entry that looks like a heading; one set as "References" is a section
             flush()
             if _BACK.match(title) or _FRONT.match(title):
                 skipping, cur, in_refs = True, None, in_refs or bool(_BACK.match(title))
+                refs_style = style_of(ln) if _BACK.match(title) else refs_style
                 continue
             skipping = in_refs = False
             if level is None and k in run_in:  # a run-in paragraph heading: under the heading it follows
@@ -657,8 +710,8 @@ def _sections(lines: list[Line], heads: dict[int, tuple[int | None, str]], run_i
     return sections
 
 
-def _outline_heads(entries: list[Entry], lines: list[Line], skip: set[int], body: float, body_font: str
-                   ) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]] | None:
+def _outline_heads(entries: list[Entry], lines: list[Line], skip: set[int], body: float, body_font: str,
+                   learned: set[int]) -> tuple[dict[int, tuple[int | None, str]], dict[int, str]] | None:
     """Headings from the PDF's outline, each at its line (`sources.pdf_outline`), or None when the outline is not
     the paper's sections: fewer than two entries, or under 60 % of them, found as lines of the text (an outline
     of pages, of another document, a title alone). A layout "References" line the outline leaves out still ends
@@ -683,7 +736,7 @@ def _outline_heads(entries: list[Entry], lines: list[Line], skip: set[int], body
     deepest = max(m.level for m in found)
     taken = {k for m in found for k in range(m.index, m.index + m.span)}
     try:
-        layout, layout_run_in = _layout_heads(lines, set(skip), body, body_font)
+        layout, layout_run_in = _layout_heads(lines, set(skip), body, body_font, learned)
     except PdfError:
         layout, layout_run_in = {}, {}  # the type marks no heading at all: the outline's are all there are
     numbers = {m.index: num[0] for m in found if (num := _number(lines[m.index].text.strip(), True))}
@@ -710,21 +763,23 @@ class PdfText:
     route: str
 
 
-def read_pdf(data: bytes) -> PdfText:
+def read_pdf(data: bytes, outline: bool = True) -> PdfText:
     """PDF bytes -> body sections `{title, paragraphs, subsections}` and their route (see the module doc);
-    PdfError when there is no headed body text."""
-    entries = sections_of(read_outline(data))
+    PdfError when there is no headed body text. `outline=False` passes over the PDF's outline (the layout rules
+    alone, as for a PDF without one)."""
+    entries = sections_of(read_outline(data)) if outline else []
     lines = read_lines(data, keep=lambda ln: points_at(entries, ln))
     body, body_font = _body_style(lines)
-    skip = _not_body(lines, body) | _contents(lines)
-    outline = _outline_heads(entries, lines, skip, body, body_font)
-    if outline is not None:
-        heads, run_in = outline
+    skip, learned = _not_body(lines, body, body_font)
+    skip |= _contents(lines)
+    from_outline = _outline_heads(entries, lines, skip, body, body_font, learned)
+    if from_outline is not None:
+        heads, run_in = from_outline
         try:
             return PdfText(_sections(lines, heads, run_in, skip, min(heads), body, trusted=True), "pdf-outline")
         except PdfError:
             pass  # the outline's sections hold no text: the layout rules decide
-    heads, run_in = _layout_heads(lines, skip, body, body_font)
+    heads, run_in = _layout_heads(lines, skip, body, body_font, learned)
     order = sorted(heads)
     start = next((k for k in order if _FRONT.match(heads[k][1]) or heads[k][0] is not None
                   or _FIRST.match(heads[k][1])), order[0])

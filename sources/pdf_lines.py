@@ -1,13 +1,15 @@
 """A paper PDF's text lines in reading order, with the type they are set in (pdfplumber).
 
 Words come from pdfplumber (upright characters only: a rotated arXiv stamp is not text); a page whose words
-leave a gutter free (at the middle, else where a journal's margin column ends) is read as two columns (left,
-then right), whether or not their baselines line up; a row of text across both below their top (a heading
+leave a gutter free (at the middle, else where a journal's margin column ends; rows across the page under the
+columns, a figure and its caption at the foot, left out of that count) is read as two columns (left, then
+right), whether or not their baselines line up; a row of text across both below their top (a heading
 over text that runs beside a figure) is read in its place between them. A word's size is that of its largest
 glyph, so a small-caps word ("SPECTER", set as S + smaller capitals) is one word measured at its cap height; a line's
 size and font are those of most of its characters; runs of a row set apart in other type are separate lines
 (text wrapped around a figure beside its caption or the next heading); running heads and feet (the same line
-on three pages or more, or a page's top line carrying the page's number on two pages or more) are dropped. `sources.paper_pdf` turns the lines into sections.
+on three pages or more, or a page's top line carrying the page's number on two pages or more) are dropped.
+`sources.paper_pdf` turns the lines into sections.
 """
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 _CID = re.compile(r"\(cid:\d+\)")
-BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)\d*$|^cm(b|bx|ssbx)\d|^sfbx|bd\d*$",
-                   re.I)
+BOLD = re.compile(r"bold|semibold|demi|medium|medi$|heavy|black|[-,.](b|bd|bx|sb)(i|it|o)?\d*$|^cm(b|bx|ssbx)\d|^sfbx|"
+                  r"bd\d*$", re.I)  # "-bi": a bold italic (AdvHelv-bi)
 _BOLD_TB = re.compile(r"[a-z]TBI?$")  # Linux Libertine/Biolinum's bold: LinLibertineTB, LinBiolinumTB
 DIGITS = re.compile(r"\d+")
 
@@ -44,6 +46,11 @@ class Line:
     page_h: float
     cells: int  # runs of words separated by a wide gap (a table row has several)
     lead: str = ""  # the bold words a line of other type starts with ("Data analysis. All data …")
+
+
+def same_column(a: Line, b: Line) -> bool:
+    """`a` and `b` are lines of one column of one page."""
+    return a.page == b.page and a.col_x0 == b.col_x0
 
 
 def _base_font(name: str) -> str:
@@ -130,15 +137,21 @@ def _spans(row: list[dict], mid: float) -> bool:
     return bool(left and right) and right[0]["x0"] - left[-1]["x1"] < 8
 
 
-def _columns_from(rows: list[list[dict]], x: float) -> int | None:
+def _columns_from(rows: list[list[dict]], x: float, foot: bool = False) -> int | None:
     """First row from which nearly every row keeps to one side of `x`, with five rows or more on each side (a
     full-width title, author block or abstract may sit above the columns); None when `x` splits no columns."""
     one_sided = [not _spans(r, x) for r in rows]
     left = [o and r[-1]["x1"] <= x + 2 for r, o in zip(rows, one_sided)]
     right = [o and r[0]["x0"] >= x - 2 for r, o in zip(rows, one_sided)]
     both = [o and not (a or b) for o, a, b in zip(one_sided, left, right)]
-    return next((k for k in range(len(rows)) if sum(one_sided[k:]) >= 0.85 * (len(rows) - k)
-                 and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
+    if not foot:
+        return next((k for k in range(len(rows)) if sum(one_sided[k:]) >= 0.85 * (len(rows) - k)
+                     and sum(left[k:]) + sum(both[k:]) >= 5 and sum(right[k:]) + sum(both[k:]) >= 5), None)
+    # `foot`: the rows under the last one with text on both sides of `x` (a figure and its caption across the
+    # page's foot) are left out of the count, where the rows above hold most of the page and five such rows
+    end = max((k for k, b in enumerate(both) if b), default=-1) + 1
+    return next((k for k in range(end) if sum(one_sided[k:end]) >= 0.85 * (end - k) and sum(both[k:end]) >= 5
+                 and end - k >= 0.6 * len(rows)), None)
 
 
 def _page_lines(words: list[dict], page: int, width: float, height: float) -> list[Line]:
@@ -150,6 +163,8 @@ def _page_lines(words: list[dict], page: int, width: float, height: float) -> li
     rows = _rows(words)
     full = (min(w["x0"] for w in words), max(w["x1"] for w in words))
     mid, first = width / 2, _columns_from(rows, width / 2)
+    if first is None:
+        first = _columns_from(rows, mid, foot=True)
     if first is None:
         crossing = [0] * (int(width) + 2)  # how many words cross each x
         for w in words:

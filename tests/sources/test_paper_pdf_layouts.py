@@ -541,3 +541,96 @@ def test_reference_list_without_a_heading_ends_the_body():
     assert _titles(sections) == [(1, "INTRODUCTION"), (1, "DATA"), (1, "CONCLUSIONS")]
     body = " ".join(p for _, s in iter_sections(sections) for p in s["paragraphs"])
     assert "ApJ" not in body and "Heat stress" in sections[-1]["paragraphs"][0]
+
+
+def test_a_heading_style_set_below_the_body_size_is_learned():
+    """ASBMB's layout: sections in 7.5 pt capitals of the body face under a 9 pt body, subsections in 8.5 pt
+    italics, both centred, and the methods set in 8 pt. No fixed rule reads type smaller than the body as a
+    heading (the small-type rule took the lines for figure text and the methods that reach a page's foot for a
+    footnote); the paper shows the style: short lines standing apart, each over a paragraph, three times and
+    more. The section whose heading stands straight above a subsection's ranks above it, though smaller."""
+    text = lambda n, size=9: [(72, "Helvetica", size, t) for t in _body(n, 90 * 9 // size)]  # noqa: E731
+    gap = (72, "Helvetica", 9, "")
+    head = lambda t: [gap, _centred("Helvetica", 7.5, t, 72, 540), (72, "Helvetica", 4, "")]  # noqa: E731
+    sub = lambda t: [gap, _centred("Helvetica-Oblique", 8.5, t, 72, 540), (72, "Helvetica", 4, "")]  # noqa: E731
+    pages = [[(72, "Helvetica-Bold", 18, "Brain Proteins in the Cerebrospinal Fluid"), *text(18),
+              *head("EXPERIMENTAL PROCEDURES")[:2], *sub("Sample Collection")[1:], *text(12, 8),
+              *sub("Proteomics Platforms"), *text(24, 8)],
+             [*text(6, 8), *head("RESULTS"), *text(20), *sub("Concordance across Laboratories"), *text(10),
+              *head("DISCUSSION"), *text(12)]]
+    sections = parse_pdf(_pdf(pages))
+    assert _titles(sections) == [(1, "EXPERIMENTAL PROCEDURES"), (2, "Sample Collection"),
+                                 (2, "Proteomics Platforms"), (1, "RESULTS"), (2, "Concordance across Laboratories"),
+                                 (1, "DISCUSSION")]
+    platforms = next(s for _, s in iter_sections(sections) if s["title"] == "Proteomics Platforms")
+    assert len(" ".join(platforms["paragraphs"]).split()) > 300  # its 8 pt text down to the page's foot is kept
+
+
+def test_a_bold_italic_subsection_face_at_body_size_is_learned():
+    """Oxford's NAR: subsections at body size in a bold italic whose coded name (AdvP6960) says no weight or
+    style, most of them nearly as wide as the column (the rule for another face asked for a line shorter than
+    85 % of it), two wrapped; a gap above and below and a paragraph under each, in a face no body line uses,
+    mark them."""
+    body = _coded_font("NarBody", "Vera.ttf", "AdvMT_RM")
+    sub = _coded_font("NarSub", "VeraBI.ttf", "AdvP6960")
+    text = lambda n: [(72, body, 10, t) for t in _body(n, 70)]  # noqa: E731
+    gap = (72, body, 10, "")
+    pages = [[(72, "Times-Bold", 18, "Alignment with Local Structure"), *text(8), gap,
+              (72, "Times-Bold", 10, "MATERIALS AND METHODS"), gap,
+              (72, sub, 10, "Training and testing datasets of the domain pairs compared"), gap, *text(10), gap,
+              (72, sub, 10, "Performance assessment of the multiple sequence alignment"), (72, sub, 10, "programs"),
+              gap, *text(12)],
+             [gap, (72, "Times-Bold", 10, "RESULTS"), gap,
+              (72, sub, 10, "Complex models with local structural information improve"),
+              (72, sub, 10, "the alignments"), gap, *text(10), gap,
+              (72, sub, 10, "Pairwise comparisons of the multiple sequence alignment tools"), gap, *text(10)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [
+        (1, "MATERIALS AND METHODS"), (2, "Training and testing datasets of the domain pairs compared"),
+        (2, "Performance assessment of the multiple sequence alignment programs"), (1, "RESULTS"),
+        (2, "Complex models with local structural information improve the alignments"),
+        (2, "Pairwise comparisons of the multiple sequence alignment tools")]
+
+
+def test_short_lines_of_a_list_or_a_table_teach_no_heading_style():
+    """Short lines in a style of their own that are no headings: a list's items in a smaller sans (straight under
+    each other, no paragraph under each) and a table's bold header cells over its rows. Neither is a heading
+    style, so the numbered sections are all there is."""
+    text = lambda n: [(72, "Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    gap = (72, "Times-Roman", 10, "")
+    items = lambda *ts: [(90, "Helvetica", 9, t) for t in ts]  # noqa: E731
+    header = (72, "Helvetica-Bold", 9, "Genotype          Yield          Chlorophyll          Stability")
+    rows = [(72, "Helvetica", 9, f"G{n}          {3 + n}.2          {40 + n}.1          0.{n}8") for n in range(1, 6)]
+    pages = [[(72, "Times-Bold", 12, "1 Introduction"), *text(10), gap,
+              *items("Heat stress lowers yield", "Membranes lose stability", "Chlorophyll declines"), gap,
+              *text(8), gap, header, *rows, gap, *text(6)],
+             [(72, "Times-Bold", 12, "2 Methods"), *text(10), gap,
+              *items("Sampling each week", "Fluorescence at noon", "Frozen leaves"), gap, *text(8), gap, header,
+              *rows, gap, *text(6), (72, "Times-Bold", 12, "3 Results"), *text(8)]]
+    assert _titles(parse_pdf(_pdf(pages))) == [(1, "Introduction"), (1, "Methods"), (1, "Results")]
+
+
+def test_a_heading_with_bold_italic_words_and_one_in_centred_capitals_over_three_lines():
+    """Wiley's headings are a bold sans ("AdvHelv-b") with a species name in its bold italic ("AdvHelv-bi", bold
+    though its name says only "-b…"): the line is bold throughout and wraps onto a second line. JACoW's sections
+    are centred bold capitals larger than the body, one wrapped over three lines whose first ends on "AND"."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    bold = _coded_font("WileyBold", "VeraBd.ttf", "AdvHelv-b")
+    italic = _coded_font("WileyBoldItalic", "VeraBI.ttf", "AdvHelv-bi")
+    text = lambda n: [("Times-Roman", 10, t) for t in _body(n, 90)]  # noqa: E731
+    right = 72 + max(stringWidth(t, "Times-Roman", 10) for _, _, t in text(12))
+    runs = [(bold, "Reports of "), (italic, "Aedes albopictus"), (bold, " as a vector in the early years of")]
+    x, first = 72.0, []
+    for font, words in runs:
+        first.append((x, 150, font, 10, words))
+        x += stringWidth(words, font, 10)
+    caps = ["CAVITY TRANSFER FUNCTION AND", "BACKGROUND NOISE", "MEASUREMENTS"]
+    centred = [(72 + (right - 72 - stringWidth(t, "Times-Bold", 12)) / 2, 230 + 14 * n, "Times-Bold", 12, t)
+               for n, t in enumerate(caps)]
+    items = [(72, 50, "Times-Bold", 18, "Vector Status of a Mosquito"), (72, 80, "Times-Bold", 12, "INTRODUCTION"),
+             *_column(72, 95, text(4)), *first, (72, 162, bold, 10, "the twentieth century"),
+             *_column(72, 180, text(18))]
+    assert _titles(parse_pdf(_canvas_pdf(items, [*_column(72, 60, text(12)), *centred,
+                                                 *_column(72, 275, text(10))]))) == [
+        (1, "INTRODUCTION"), (2, "Reports of Aedes albopictus as a vector in the early years of the twentieth century"),
+        (1, "CAVITY TRANSFER FUNCTION AND BACKGROUND NOISE MEASUREMENTS")]
