@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -67,7 +68,9 @@ class FullTextClient:
         data = fetch()
         if data is not None and path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
+            tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
+            tmp.write_bytes(data)
+            tmp.replace(path)  # whole or absent: a killed run leaves no half file to be read as cached
         return data
 
     def _get(self, url: str) -> bytes | None:
@@ -122,24 +125,16 @@ class FullTextClient:
     def _read_pdf(self, data: bytes) -> FullText:
         """pdfplumber's sections of the PDF, from the parsed cache when this route version read these bytes before;
         PdfError (again) when it found no headed body."""
-        path = (self.cache_dir / "parsed-pdf" / pdf_route_version() / f"{hashlib.sha256(data).hexdigest()}.json"
-                if self.cache_dir else None)
-        if path is not None and path.exists():
-            self.stats["parsed_cache_hits"] += 1
-            kept = json.loads(path.read_text(encoding="utf-8"))
-            if "error" in kept:
-                raise PdfError(kept["error"])
-            return FullText(kept["sections"], "pdf", route=kept["route"])
-        try:
-            got = read_pdf(data)
-            kept = {"sections": got.sections, "route": got.route}
-        except PdfError as exc:
-            kept = {"error": str(exc)}
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".tmp-{id(kept)}")
-            tmp.write_text(json.dumps(kept, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(path)  # whole or absent: a killed run leaves no half entry
+        def parse() -> bytes:
+            try:
+                got = read_pdf(data)
+                kept = {"sections": got.sections, "route": got.route}
+            except PdfError as exc:
+                kept = {"error": str(exc)}
+            return json.dumps(kept, ensure_ascii=False).encode("utf-8")
+
+        name = f"parsed-pdf/{pdf_route_version()}/{hashlib.sha256(data).hexdigest()}.json"
+        kept = json.loads(self._cached(name, parse))
         if "error" in kept:
             raise PdfError(kept["error"])
         return FullText(kept["sections"], "pdf", route=kept["route"])

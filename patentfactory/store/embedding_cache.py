@@ -155,8 +155,7 @@ class EmbeddingCache:
             progress.expect("embedding", len(missing))
             if fill is not None and missing:
                 fill([[t for _, t in missing[i:i + part_size]] for i in range(0, len(missing), part_size)])
-                self._vectors = None  # the chunks' parts were written elsewhere: read them back
-                known = self._load()
+                self._read_new_parts()  # the chunks' parts were written elsewhere: read them in
                 missing = [(k, t) for k, t in missing if k not in known]
                 if missing and encode is None:
                     raise RuntimeError(f"{len(missing)} texts still lack a vector after the fan-out")

@@ -210,7 +210,7 @@ def test_a_rerun_reads_what_pdfplumber_made_of_a_pdf_from_the_parsed_cache(real_
     again_client = FullTextClient(cache_dir=tmp_path)
     again = again_client.parse_pdf("W2", data)  # another work with the same bytes: the same parse
     assert (again.sections, again.route, again.source) == (first.sections, first.route, "pdf")
-    assert again_client.stats["parsed_cache_hits"] == 1
+    assert again_client.stats["cache_hits"] == 1
     (kept,) = (tmp_path / "parsed-pdf").glob("*/*.json")
     assert kept.parent.name == pdf_route_version()
     stale = tmp_path / "parsed-pdf" / "0000000000000000" / kept.name
@@ -218,7 +218,7 @@ def test_a_rerun_reads_what_pdfplumber_made_of_a_pdf_from_the_parsed_cache(real_
     stale.write_text('{"sections": [], "route": "pdf-layout"}')
     kept.unlink()
     third = FullTextClient(cache_dir=tmp_path)
-    assert third.parse_pdf("W3", data).sections == first.sections and third.stats["parsed_cache_hits"] == 0
+    assert third.parse_pdf("W3", data).sections == first.sections and third.stats["cache_hits"] == 0
 
     from reportlab.pdfgen import canvas
 
@@ -231,5 +231,5 @@ def test_a_rerun_reads_what_pdfplumber_made_of_a_pdf_from_the_parsed_cache(real_
         client = FullTextClient(cache_dir=tmp_path / "memo")
         with pytest.raises(PdfError) as failed:
             client.parse_pdf("W4", buf.getvalue())
-        outcomes.append((str(failed.value), client.stats["parsed_cache_hits"]))
+        outcomes.append((str(failed.value), client.stats["cache_hits"]))
     assert outcomes[0][0] == outcomes[1][0] and [hits for _, hits in outcomes] == [0, 1]
