@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import re
+import socket
 import subprocess
 import uuid
 from collections.abc import Callable
@@ -289,6 +291,7 @@ def publish(storage: Storage, release: Release, *, day: date | None = None,
 
 
 STALE_STAGING = timedelta(hours=24)
+WRITER = ".writer"  # beside a staging folder: the host and pid writing it (`_writer`)
 _STAGED_AT = re.compile(r"-(\d{8}T\d{6}Z)-[0-9a-f]{8}$")
 _VERSION_DAY = re.compile(r"^(\d{4})\.(\d{2})\.(\d{2})-")
 
@@ -304,16 +307,47 @@ def _staged_at(name: str) -> datetime | None:
     return None
 
 
+def _writer() -> str:
+    """Who writes a staging folder: this host and process (kept beside it as `<folder>.writer`)."""
+    return f"{socket.gethostname()} {os.getpid()}"
+
+
+def _writer_gone(storage: Storage, marker: str) -> bool:
+    """Whether the publish that writes a staging folder is dead: its marker names this host and a process that no
+    longer runs. No marker, another host or a live process: not known to be gone."""
+    try:
+        host, pid = storage.read_text(marker).split()
+    except (FileNotFoundError, ValueError):
+        return False
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
+
+
 def sweep_stale_staging(storage: Storage, dataset: str, now: datetime | None = None,
                         max_age: timedelta = STALE_STAGING) -> list[str]:
-    """Remove staging folders a killed publish left behind (older than `max_age`; a concurrent publish's
-    younger folder is left alone). Returns the removed names."""
+    """Remove staging folders a killed publish left behind: those whose writer is known dead (same host, its
+    process gone), and any older than `max_age` (a writer on another host); a live publish's folder is left
+    alone. Returns the removed names."""
     now = now or datetime.now(timezone.utc)
     removed = []
-    for name in storage.ls(f"{dataset}/.staging"):
+    names = storage.ls(f"{dataset}/.staging")
+    for name in names:
+        folder = f"{dataset}/.staging/{name}"
+        if name.endswith(WRITER):
+            if name.removesuffix(WRITER) not in names:  # its folder was moved into place or swept
+                storage.rm(folder)
+            continue
         started = _staged_at(name)
-        if started is not None and now - started > max_age:
-            storage.rm(f"{dataset}/.staging/{name}", recursive=True)
+        if _writer_gone(storage, folder + WRITER) or (started is not None and now - started > max_age):
+            storage.rm(folder, recursive=True)
+            storage.rm(folder + WRITER)
             removed.append(name)
     if removed:
         log.info("removed %d stale staging folder(s) of %s: %s", len(removed), dataset, ", ".join(removed))
@@ -325,6 +359,7 @@ def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[st
     sweep_stale_staging(storage, release.dataset)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     staging = f"{release.dataset}/.staging/{manifest['version']}-{stamp}-{uuid.uuid4().hex[:8]}"
+    storage.write_text(staging + WRITER, _writer())
     try:
         for rel, blob in blobs.items():
             storage.write_bytes(f"{staging}/{rel}", blob.data)
@@ -347,10 +382,12 @@ def _write_staged(storage: Storage, release: Release, final: str, blobs: dict[st
             if hashlib.sha256(storage.read_bytes(f"{staging}/{rel}")).hexdigest() != blob.sha256:
                 raise PublishError(f"staged file {rel} does not match its hash", "storage corrupted the write; retry")
         storage.move_dir(staging, final)
+        storage.rm(staging + WRITER)
         storage.rmdir_if_empty(f"{release.dataset}/.staging")  # no empty `.staging/` left in a dataset folder
     except Exception as exc:
         try:
             storage.rm(staging, recursive=True)
+            storage.rm(staging + WRITER)
             storage.rmdir_if_empty(f"{release.dataset}/.staging")
         except Exception:  # noqa: BLE001 - cleanup is best effort; the original error matters
             log.warning("could not remove staging folder %s", staging)

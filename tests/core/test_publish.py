@@ -131,6 +131,35 @@ def test_staging_left_by_a_killed_publish_is_swept_later(tmp_path: Path):
     assert sweep_stale_staging(st, "toy", now=now + timedelta(hours=24)) == [names["young"]]
 
 
+def test_a_young_staging_folder_whose_writer_died_is_swept_at_once(tmp_path: Path):
+    """A publish SIGKILLed minutes ago (a killed night resumed at once) leaves a young folder: its `.writer`
+    marker names this host and a process that no longer runs, so the next publish removes it; a live writer's
+    folder, another host's and one without a marker stay until they are a day old; a marker without its folder
+    goes. A finished publish leaves no marker."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    from datetime import datetime, timezone
+
+    st = Storage(tmp_path)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    host = socket.gethostname()
+    writers = {"dead": f"{host} {dead.stdout.strip()}", "live": f"{host} {os.getpid()}",
+               "other_host": f"not-{host} {dead.stdout.strip()}", "unmarked": None}
+    names = {k: f"2026.01.02-0123abcd-{stamp}-{i:08x}" for i, k in enumerate(writers)}
+    for key, writer in writers.items():
+        st.write_bytes(f"toy/.staging/{names[key]}/class_text2ipc3/train.parquet", b"partial")
+        if writer is not None:
+            st.write_text(f"toy/.staging/{names[key]}.writer", writer)
+    st.write_text("toy/.staging/2026.01.02-0123abcd-gone.writer", writers["dead"])
+    publish(st, _release(), day=DAY)
+    left = sorted(p.name for p in (tmp_path / "toy" / ".staging").iterdir())
+    assert left == sorted([names["live"], names["live"] + ".writer", names["other_host"],
+                           names["other_host"] + ".writer", names["unmarked"]])
+
+
 def test_leakage_failure_refuses_publish(tmp_path: Path):
     tasks = _tasks()
     leaky = tasks["class_text2ipc3"]["test"].with_columns(pl.lit("F0").alias("family_id"))
