@@ -12,10 +12,20 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
 .PHONY: install tesseract run sample test test-fast bench deploy clean
 
+# pip is told not to compile the dependencies (~27,000 modules, ~50 CPU-s: most are never imported); the ones the
+# project and its tests import (~7,000) are compiled by importing them once with bytecode on, so that no later
+# process compiles them again (these machines set PYTHONDONTWRITEBYTECODE=1). An import that fails here fails the
+# install. A module imported only later is compiled by its first importer.
+WARM_IMPORTS := patentfactory.cli.main flows.nightly flows.nightly_live flows.evaluate prefect.engine \
+	prefect.server.api.server prefect.cli sentence_transformers spacy pdfplumber pytesseract duckdb lxml.etree \
+	SPARQLWrapper bm25s rank_bm25 pyoxigraph s3fs boto3 dask.distributed prefect_dask \
+	pytest xdist moto.server hypothesis
+
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,dask]'
+	$(BIN)/python -m pip install -q --no-compile -e '.[test,dask]'
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -c 'import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]' $(WARM_IMPORTS)
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 tesseract:

@@ -23,7 +23,7 @@ from patentfactory.sim.upstream import Replica
 from patentfactory.stages.build_ipbench import build_and_publish_ipbench
 from patentfactory.stages.build_patenteb import build_and_publish_patenteb
 from patentfactory.stages.ingest_files import ingest_lens, ingest_uspto, list_uspto
-from patentfactory.store.drift import compare_column, compare_coverage, profile_column, tvd
+from patentfactory.store.drift import compare_column, compare_coverage, profile_column, profile_table, tvd
 from patentfactory.store.publish import latest_version
 from patentfactory.store.publish_options import PublishOptions
 from patentfactory.store.storage import Storage
@@ -48,6 +48,27 @@ def test_text_label_and_categorical_kinds():
     assert cat["kind"] == "categorical" and cat["distinct"] == 2 and cat["length_p50"] == 2.0
     ids = profile_column("pub_id", pl.Series([f"US-{i}-A1" for i in range(30)]))
     assert "kind" not in ids and "length_p50" in ids  # unique short strings: neither text nor a category
+
+
+def test_a_table_is_profiled_in_one_pass_with_each_column_as_on_its_own():
+    """profile_table computes every column's figures in one select; each column's profile is what it gets alone,
+    whatever the column names (one with a colon, one named like a figure) or types (lists, numbers, structs)."""
+    frame = pl.DataFrame({
+        "abstract": ["word " * 12, "", None, "another abstract of some length here"],
+        "label": ["H04", "A61", "H04", None],
+        "a:b": [["x", "yy"], [], None, ["zzz"]],
+        "empty": ["en", "en", "de", "en"],
+        "year": [2001, None, 2003, 2004],
+        "nested": [{"k": 1}, None, {"k": 2}, {"k": 3}],
+    })
+    whole = profile_table(frame)
+    assert list(whole) == frame.columns
+    for name in frame.columns:
+        assert whole[name] == profile_column(name, frame.get_column(name)), name
+    assert profile_table(frame.to_arrow()) == whole
+    assert whole["label"]["shares"] == {"A61": 0.333333, "H04": 0.666667}
+    assert whole["a:b"]["empty_rate"] == 0.5 and whole["a:b"]["length_p90"] == 3.0
+    assert whole["year"] == {"empty_rate": 0.25} and whole["nested"] == {"empty_rate": 0.25}
 
 
 def test_thresholds_block_and_growth_does_not():
