@@ -17,9 +17,17 @@ def _status_kb(key: str) -> int:
     raise KeyError(key)
 
 
+def _collect() -> None:
+    """A full collection, then what survived it frozen (`gc.freeze`): the next call scans only what was made
+    since. A test process holds a large long-lived heap (prefect, polars, torch, earlier tests' modules): a full
+    collection of it costs ~0.3-1 s each time, and the memory tests call this dozens of times."""
+    gc.collect()
+    gc.freeze()
+
+
 def peak_growth_mb(fn: Callable[[], object]) -> float:
     """MB by which peak memory rose above the starting RSS while `fn` ran (exceptions propagate)."""
-    gc.collect()
+    _collect()
     try:
         with open("/proc/self/clear_refs", "w") as fh:
             fh.write("5")

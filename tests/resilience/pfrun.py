@@ -96,37 +96,59 @@ def latest_problems(root: Path) -> list[str]:
     return problems
 
 
+SERVER_STARTS = "Starting temporary server"  # Prefect's INFO line as `pf` launches its temporary API server
+
+
 @contextmanager
-def saturated(seconds: float, workers: int | None = None, until: Callable[[], bool] | None = None):
-    """Busy-loop processes, one per core, for `seconds`, or until the block ends or `until()` is true (polled
-    every 0.2 s: a phase the load is meant for is over, so no CPU is burnt after it): a loaded laptop. Yields
-    the loops; `.stopped_early` on the list says whether `until` ended them."""
+def saturated(seconds: float, workers: int | None = None, until: Callable[[], bool] | None = None,
+              after: Callable[[], bool] | None = None):
+    """Busy-loop processes, one per core: a loaded laptop, for the phase the load is meant for. They start at once,
+    or with `after` once `after()` is true (the phase began: a run has finished importing and starts its API
+    server); they stop after `seconds`, when the block ends, or when `until()` is true (the phase is over). Both
+    polls run every 0.2 s, so no CPU is burnt outside the phase. Yields the loops (filled when they start);
+    `.started` and `.stopped_early` on the list say whether they ran and whether `until` ended them."""
     n = workers or os.cpu_count() or 2
     code = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass"
-    procs = _Loops(subprocess.Popen([sys.executable, "-c", code]) for _ in range(n))
+    procs = _Loops()
     done = threading.Event()
+    lock = threading.Lock()
+
+    def start() -> None:
+        with lock:
+            if not done.is_set():
+                procs.extend(subprocess.Popen([sys.executable, "-c", code]) for _ in range(n))
+                procs.started = True
 
     def watch() -> None:
+        while after and not done.wait(0.2):
+            if after():
+                start()
+                break
         deadline = time.monotonic() + seconds
-        while not done.wait(0.2) and time.monotonic() < deadline:
+        while until and not done.wait(0.2) and time.monotonic() < deadline:
             if until():
                 procs.stopped_early = True
-                _stop(procs)
+                with lock:
+                    _stop(procs)
                 return
 
-    watcher = threading.Thread(target=watch, daemon=True) if until else None
+    if after is None:
+        start()
+    watcher = threading.Thread(target=watch, daemon=True) if until or after else None
     if watcher:
         watcher.start()
     try:
         yield procs
     finally:
-        done.set()
+        with lock:
+            done.set()
         if watcher:
             watcher.join()
         _stop(procs)
 
 
 class _Loops(list):
+    started = False
     stopped_early = False
 
 
@@ -137,6 +159,7 @@ def _stop(procs: list[subprocess.Popen]) -> None:
 
 
 def log_says(log: Path, text: str) -> Callable[[], bool]:
-    """A poll for `saturated(until=...)`: whether `log` (a `run_pf` log, written as the run goes) holds `text`."""
+    """A poll for `saturated(until=..., after=...)`: whether `log` (a `run_pf` log, written as the run goes) holds
+    `text`."""
     needle = text.encode()
     return lambda: log.is_file() and needle in log.read_bytes()
