@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 from prefect import flow
 
@@ -19,10 +20,12 @@ from transforms.tasks.pap2pat import SplitParams
 
 @task(name="ingest-semopenalex", retries=2, retry_delay_seconds=60)
 def ingest_task(data_dir: str, endpoint: str, params: Pap2PatParams, fulltext_via: str | None,
-                sparql_concurrency: int, grobid: GrobidSettings, arxiv: ArxivSettings) -> dict:
+                sparql_concurrency: int, grobid: GrobidSettings, arxiv: ArxivSettings,
+                parsed_cache: Path | None = None) -> dict:
     """Network task (retried); answers are cached by query hash, so a retry resends only what failed."""
     stats = ingest_semopenalex(data_dir, endpoint, params, fulltext_via=fulltext_via,
-                               sparql_concurrency=sparql_concurrency, grobid=grobid, arxiv=arxiv)
+                               sparql_concurrency=sparql_concurrency, grobid=grobid, arxiv=arxiv,
+                               parsed_cache=parsed_cache)
     log_counts("ingest-semopenalex", records_in=stats["names"], records_out=stats["papers"], rejected=stats["rejects"],
                unit="inventor names -> papers", queries=stats["queries"], cache_hits=stats["cache_hits"])
     return stats
@@ -56,7 +59,7 @@ def build_pap2pat(data_dir: str | None = None, out: str | None = None, endpoint:
                            split=SplitParams(seed=seed))
     with stage_limits(settings):
         ingest = ingest_task(data_dir, endpoint, params, fulltext_via, settings.sparql_concurrency, settings.grobid,
-                             settings.arxiv)
+                             settings.arxiv, settings.paths.parsed_cache)
         pub = publish_task(data_dir, out, params, ingest, json_out,
                            PublishOptions.from_settings(settings, allow_drop, allow_drift), settings.llm)
     if is_outcome(pub):

@@ -26,6 +26,10 @@ class Paths(BaseModel):
     # Where text embeddings are cached (path or s3://bucket/prefix); unset: <data_dir>/cache/embeddings. Keyed by
     # (model, sha256(text)), so several data dirs (staging and production, a test session's runs) can share one.
     embedding_cache: str | None = None
+    # Where the papers' PDFs are kept as pdfplumber read them (a local folder; `parsed-pdf/<route version>/<sha256 of
+    # the PDF>.json`); unset: beside the downloaded full texts, <data_dir>/raw/semopenalex/fulltext. Keyed by the
+    # bytes, so several data dirs (staging and production, a test session's runs) can share one.
+    parsed_cache: Path | None = None
 
     @property
     def world(self) -> Path:

@@ -50,7 +50,9 @@ class FullText:
 class FullTextClient:
     def __init__(self, via: str | None = None, *, europepmc: str = EUROPEPMC, cache_dir: Path | None = None,
                  min_interval: float = 0.1, attempts: int = 3, grobid: str | None = None,
-                 grobid_timeout: float = 300.0) -> None:
+                 grobid_timeout: float = 300.0, parsed_dir: Path | None = None) -> None:
+        """`cache_dir`: downloads (JATS, PDFs, TEI) and, unless `parsed_dir` is given, the parsed PDFs; `parsed_dir`:
+        the parsed PDFs only (keyed by the PDF's sha256, so it may be shared by clients of other cache dirs)."""
         self.via = via.rstrip("/") if via else None
         base = f"{self.via}/europepmc/webservices/rest" if self.via else europepmc
         self.http = HttpClient(base, min_interval=0.0 if self.via else min_interval,
@@ -58,10 +60,13 @@ class FullTextClient:
         self.grobid = HttpClient(grobid, timeout=(10.0, grobid_timeout), retry=RetryPolicy(attempts=attempts)) \
             if grobid else None
         self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.parsed_dir = Path(parsed_dir) if parsed_dir else self.cache_dir
         self.stats: Counter = Counter()
 
-    def _cached(self, name: str, fetch) -> bytes | None:
-        path = self.cache_dir / name if self.cache_dir else None
+    def _cached(self, name: str, fetch, root: Path | None = None) -> bytes | None:
+        """`name` under `root` (default `cache_dir`) if it is there, else `fetch()` kept there; no root: fetched."""
+        root = root or self.cache_dir
+        path = root / name if root else None
         if path is not None and path.exists():
             self.stats["cache_hits"] += 1
             return path.read_bytes()
@@ -134,7 +139,7 @@ class FullTextClient:
             return json.dumps(kept, ensure_ascii=False).encode("utf-8")
 
         name = f"parsed-pdf/{pdf_route_version()}/{hashlib.sha256(data).hexdigest()}.json"
-        kept = json.loads(self._cached(name, parse))
+        kept = json.loads(self._cached(name, parse, self.parsed_dir))
         if "error" in kept:
             raise PdfError(kept["error"])
         return FullText(kept["sections"], "pdf", route=kept["route"])

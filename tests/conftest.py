@@ -67,20 +67,27 @@ _SERVER_ENV = {"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_SERVER_DATA
 
 _OURS = "PF_TEST_PREFECT_SERVER"
 _SHARE_EMBEDDINGS = "PF_TEST_SHARED_EMBEDDINGS"
+# The session's shared content-addressed caches: setting -> (switch, what it keeps).
+_SHARED_CACHES = {"PF_PATHS__EMBEDDING_CACHE": (_SHARE_EMBEDDINGS, "embeddings"),
+                  "PF_PATHS__PARSED_CACHE": ("PF_TEST_SHARED_PARSES", "parsed")}
 
 
 def pytest_configure(config):
     if hasattr(config.option, "loadscopereorder"):  # xdist hands out work in the order set below (long runs first)
         config.option.loadscopereorder = False
-    if not os.environ.get("PF_PATHS__EMBEDDING_CACHE") and os.environ.get(_SHARE_EMBEDDINGS) != "0":
-        # The first pytest process; xdist workers, `pf` subprocesses, Prefect workers and deployments inherit it.
-        # One embedding cache for the session's PatenTEB builds (content-addressed, so sharing is what a team with
-        # several data dirs does): the sample's texts are encoded by the first build, not by every night again.
-        # Tests about the encoding itself (tests/flows/test_fanout.py) drop it and use their data dir's cache.
-        # PF_TEST_SHARED_EMBEDDINGS=0 leaves every night its own cache (the user's default), to measure the saving.
-        cache = Path(tempfile.mkdtemp(prefix="pf-test-embeddings-"))
-        os.environ["PF_PATHS__EMBEDDING_CACHE"] = str(cache)
-        config._pf_embedding_cache = cache
+    # The first pytest process; xdist workers, `pf` subprocesses, Prefect workers and deployments inherit them.
+    # One embedding cache for the session's PatenTEB builds and one cache of parsed paper PDFs for its Pap2Pat
+    # ingests (both content-addressed, so sharing is what a team with several data dirs does): the sample's texts
+    # are encoded, and the same world's PDFs read, by the first night, not by every night again (the resilience
+    # runs read one world's PDFs six times). Tests about the encoding itself (tests/flows/test_fanout.py) drop the
+    # embedding cache; tests of the parse call the reader or a client of their own. PF_TEST_SHARED_EMBEDDINGS=0 /
+    # PF_TEST_SHARED_PARSES=0 leave every night its own cache (the user's default), to measure the saving.
+    config._pf_shared_caches = []
+    for setting, (switch, kind) in _SHARED_CACHES.items():
+        if not os.environ.get(setting) and os.environ.get(switch) != "0":
+            cache = Path(tempfile.mkdtemp(prefix=f"pf-test-{kind}-"))
+            os.environ[setting] = str(cache)
+            config._pf_shared_caches.append(cache)
     if os.environ.get("PREFECT_API_URL"):  # an xdist worker (inherited), or a server the developer runs
         return
     if os.environ.get(_OURS) == "0":  # `make test-fast`: no flow runs, no server
@@ -99,8 +106,8 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
-    if getattr(config, "_pf_embedding_cache", None):
-        shutil.rmtree(config._pf_embedding_cache, ignore_errors=True)
+    for cache in getattr(config, "_pf_shared_caches", []):
+        shutil.rmtree(cache, ignore_errors=True)
     started = getattr(config, "_pf_prefect_server", None)
     if not started:
         return

@@ -41,7 +41,7 @@ def ingest_semopenalex_cmd(data_dir: Annotated[Path | None, typer.Option("--data
     out.print(ingest_semopenalex(data_dir, endpoint or upstreams.sparql_endpoint, _params(app_from, app_to, 1337),
                                  fulltext_via=fulltext_via or upstreams.fulltext_via,
                                  sparql_concurrency=settings.sparql_concurrency, grobid=settings.grobid,
-                                 arxiv=settings.arxiv))
+                                 arxiv=settings.arxiv, parsed_cache=settings.paths.parsed_cache))
 
 
 @build_app.command("pap2pat")

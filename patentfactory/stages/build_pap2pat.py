@@ -210,9 +210,11 @@ def arxiv_client(data_dir: str | Path, via: str | None,
 def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParams = Pap2PatParams(),
                        client: SemOpenAlexClient | None = None, fulltext_via: str | None = None,
                        fulltext: FullTextClient | None = None, sparql_concurrency: int = 1,
-                       grobid: GrobidSettings = GrobidSettings(), arxiv: ArxivSettings = ArxivSettings()) -> dict:
+                       grobid: GrobidSettings = GrobidSettings(), arxiv: ArxivSettings = ArxivSettings(),
+                       parsed_cache: Path | None = None) -> dict:
     """Candidate papers of every application's inventors -> warehouse `papers` (+ `rejects`), the matched ones
-    with their full text (`fulltext_via`: the replica's base URL; None: Europe PMC and the PDF links). Stats."""
+    with their full text (`fulltext_via`: the replica's base URL; None: Europe PMC and the PDF links). Stats.
+    `parsed_cache` (PF_PATHS__PARSED_CACHE): where the PDFs' parses are kept, if not beside the downloads."""
     stores = stores_for(data_dir)
     apps = read_applications(data_dir, params)
     names = inventor_query_names(apps.lazy(), params.match.min_inventors).collect()["q"].to_list()
@@ -224,7 +226,8 @@ def ingest_semopenalex(data_dir: str | Path, endpoint: str, params: Pap2PatParam
     rows = sorted(res.rows.get("papers", []), key=lambda r: r["work_id"])
     if fulltext is None:
         cache = None if str(data_dir).startswith("s3://") else Path(data_dir) / "raw" / SOURCE / "fulltext"
-        fulltext = FullTextClient(fulltext_via, cache_dir=cache, grobid=grobid.url, grobid_timeout=grobid.timeout_s)
+        fulltext = FullTextClient(fulltext_via, cache_dir=cache, grobid=grobid.url, grobid_timeout=grobid.timeout_s,
+                                  parsed_dir=parsed_cache)
     licence_client = arxiv_client(data_dir, fulltext_via, arxiv)
     licences = (add_arxiv_licences(apps, rows, client.oa_urls, licence_client, params) if licence_client
                 else None)

@@ -70,21 +70,32 @@ def _truth(world: Path) -> tuple[set, set]:
 
 
 @pytest.fixture(scope="module")
-def flow_build(world, endpoint, papers_replica, tmp_path_factory) -> tuple[Path, dict]:
+def parsed_cache(tmp_path_factory) -> Path:
+    """The flow's PF_PATHS__PARSED_CACHE: a folder of the module's own (not the session's shared one)."""
+    return tmp_path_factory.mktemp("parsed-cache")
+
+
+@pytest.fixture(scope="module")
+def flow_build(world, endpoint, papers_replica, parsed_cache, tmp_path_factory) -> tuple[Path, dict]:
     """(published root, result) of the `build-pap2pat` flow on the module's world, built once: asserted by the
     flow test, republished by the rerun test (test_rerun_uses_the_cache_and_publishes_the_same_version)."""
     out = tmp_path_factory.mktemp("pap2pat-flow") / "published"
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PF_UPSTREAMS__SPARQL_ENDPOINT", endpoint)
         mp.setenv("PF_UPSTREAMS__FULLTEXT_VIA", papers_replica)
+        mp.setenv("PF_PATHS__PARSED_CACHE", str(parsed_cache))
         return out, build_pap2pat(data_dir=str(world[1]), out=str(out), json_out=True)
 
 
-def test_flow_publishes_pairs_recovered_from_truth(world, flow_build):
+def test_flow_publishes_pairs_recovered_from_truth(world, flow_build, parsed_cache):
     """The SPARQL endpoint and the full-text mirror as a deployment gets them: from the settings (issue 43: the
-    flow ignored PF_UPSTREAMS__FULLTEXT_VIA and every paper stayed abstract-only)."""
-    world_dir, _ = world
+    flow ignored PF_UPSTREAMS__FULLTEXT_VIA and every paper stayed abstract-only). The PDFs' parses are kept in
+    PF_PATHS__PARSED_CACHE, the downloads beside the data."""
+    world_dir, data = world
     out, result = flow_build
+    parses = list((parsed_cache / "parsed-pdf").glob("*/*.json"))
+    assert parses and result["ingest"]["fulltext"]["pdf"] > 0
+    assert list((data / "raw" / "semopenalex" / "fulltext").glob("*.pdf"))
     rep = inspect_version(Storage(out), "pap2pat", result["version"])
     assert rep.ok, rep.problems
     assert result["ingest"]["rejects"] == 0 and result["ingest"]["papers"] > 0

@@ -200,6 +200,20 @@ def test_client_reads_jats_then_pdf_through_the_replica_and_caches(world, served
     assert client.pdf_url("https://repository.example.org/W9.pdf") == f"{served}/oa/repository.example.org/W9.pdf"
 
 
+def test_the_parsed_cache_may_sit_apart_from_the_downloads(real_samples: Path, tmp_path):
+    """`parsed_dir` (PF_PATHS__PARSED_CACHE): clients of other download caches, or of none (an s3:// data dir),
+    read the same bytes' parse from it; nothing parsed is kept beside their downloads."""
+    data = (real_samples / "paper-pdf" / "cermine-test2.pdf").read_bytes()
+    shared = tmp_path / "parsed"
+    first = FullTextClient(cache_dir=tmp_path / "a", parsed_dir=shared).parse_pdf("W1", data)
+    for cache_dir in (tmp_path / "b", None):
+        client = FullTextClient(cache_dir=cache_dir, parsed_dir=shared)
+        again = client.parse_pdf("W1", data)
+        assert (again.sections, again.route) == (first.sections, first.route) and client.stats["cache_hits"] == 1
+    assert len(list(shared.glob("parsed-pdf/*/*.json"))) == 1
+    assert not (tmp_path / "a" / "parsed-pdf").exists() and not (tmp_path / "b").exists()
+
+
 def test_a_rerun_reads_what_pdfplumber_made_of_a_pdf_from_the_parsed_cache(real_samples: Path, tmp_path):
     """The same bytes under the same route version are not read again: equal sections and route from the cache
     (a JSON round trip), a failed read fails again with its reason; another route version's folder is not read."""
