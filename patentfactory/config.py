@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 OPS_404_RECHECK_DAYS = 30  # an EPO OPS document that answered 404 is asked again after this many days
@@ -30,6 +30,13 @@ class Paths(BaseModel):
     # the PDF>.json`); unset: beside the downloaded full texts, <data_dir>/raw/semopenalex/fulltext. Keyed by the
     # bytes, so several data dirs (staging and production, a test session's runs) can share one.
     parsed_cache: Path | None = None
+
+    @field_validator("parsed_cache", mode="before")
+    @classmethod
+    def _local_parsed_cache(cls, value: object) -> object:
+        if value is not None and str(value).startswith("s3:"):
+            raise ValueError("PF_PATHS__PARSED_CACHE must be a local folder, not an s3:// prefix")
+        return value
 
     @property
     def world(self) -> Path:

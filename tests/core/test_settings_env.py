@@ -169,3 +169,16 @@ def test_the_cli_variables_are_settings(monkeypatch):
     assert s.s3.storage_options() == {"client_kwargs": {"endpoint_url": "http://127.0.0.1:9000"},
                                       "key": "AKIDEXAMPLE", "secret": "sekrit"}
     assert "AKIDEXAMPLE" not in repr(s) and "sekrit" not in repr(s) and "s3" not in s.model_dump()  # credentials stay SecretStr and out of dumps
+
+
+def test_the_parsed_cache_is_a_local_folder(monkeypatch, tmp_path):
+    """PF_PATHS__PARSED_CACHE: a folder is taken as a path; an s3:// prefix (parses are read back file by file from
+    a local folder) is refused naming the variable, not written to a local folder called 's3:'."""
+    import pytest
+    from pydantic import ValidationError
+
+    monkeypatch.setenv("PF_PATHS__PARSED_CACHE", str(tmp_path / "parsed"))
+    assert Settings.load().paths.parsed_cache == tmp_path / "parsed"
+    monkeypatch.setenv("PF_PATHS__PARSED_CACHE", "s3://bucket/parsed")
+    with pytest.raises(ValidationError, match="PF_PATHS__PARSED_CACHE must be a local folder"):
+        Settings.load()
