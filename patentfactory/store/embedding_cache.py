@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 
 from common import progress
 
+from .processes import process_alive
 from .storage import Storage
 
 log = logging.getLogger(__name__)
@@ -153,15 +154,13 @@ class EmbeddingCache:
             keys = [text_key(t) for t in texts]
             missing = sorted({k: t for k, t in zip(keys, texts) if k not in known}.items())
             progress.expect("embedding", len(missing))
-            if fill is not None and missing:
+            if fill is not None and missing:  # the chunks' parts are written elsewhere, read in below
                 fill([[t for _, t in missing[i:i + part_size]] for i in range(0, len(missing), part_size)])
-                self._read_new_parts()  # the chunks' parts were written elsewhere: read them in
-                missing = [(k, t) for k, t in missing if k not in known]
-                if missing and encode is None:
-                    raise RuntimeError(f"{len(missing)} texts still lack a vector after the fan-out")
-            if missing:  # another process sharing the cache may have written them since
+            if missing:  # parts the fan-out wrote, or another process sharing the cache, since the last look
                 self._read_new_parts()
                 missing = [(k, t) for k, t in missing if k not in known]
+                if missing and encode is None and fill is not None:
+                    raise RuntimeError(f"{len(missing)} texts still lack a vector after the fan-out")
             started = time.monotonic()
             for start in range(0, len(missing), part_size):
                 batch = missing[start:start + part_size]
@@ -185,13 +184,4 @@ def _held(lock: Path) -> bool:
         return False
     if not text.isdigit():  # created, its pid not written yet (or never: a holder killed in between)
         return age < 10
-    pid = int(text)
-    if age > LOCK_STALE_S:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        return True
-    return True
+    return age <= LOCK_STALE_S and process_alive(int(text))

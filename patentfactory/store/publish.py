@@ -37,6 +37,7 @@ from patentfactory.config import DriftThresholds
 from patentfactory.errors import NothingToPublish, PublishError, QualityGateBlocked
 from .drift import compare_coverage, compare_files, profile_table
 from .parquet_io import ParquetBlob, as_arrow, canonical_order, parquet_bytes
+from .processes import process_alive
 from .publish_options import PublishOptions
 from .storage import Storage
 
@@ -319,15 +320,7 @@ def _writer_gone(storage: Storage, marker: str) -> bool:
         host, pid = storage.read_text(marker).split()
     except (FileNotFoundError, ValueError):
         return False
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:  # alive, another user's
-        return False
-    return False
+    return host == socket.gethostname() and pid.isdigit() and not process_alive(int(pid))
 
 
 def sweep_stale_staging(storage: Storage, dataset: str, now: datetime | None = None,
